@@ -1,0 +1,35 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+/// One executable, `assetfs`. C stays at the edge: three system-library targets and one
+/// small C target (`CJPEG`) for libjpeg, whose fatal errors arrive by longjmp.
+let optimize: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+
+let package = Package(
+    name: "assetfs",
+    products: [.executable(name: "assetfs", targets: ["assetfs"])],
+    targets: [
+        .systemLibrary(name: "CFUSE", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
+        .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
+        .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+
+        .target(name: "Posix"),
+        .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "Posix"], swiftSettings: optimize),
+        .target(name: "PhotoSource", dependencies: ["Posix"]),
+        .target(name: "Catalog", dependencies: ["PhotoSource"]),
+        .target(name: "RenditionCache", dependencies: ["CSQLite", "Posix"]),
+        .target(name: "AssetFS", dependencies: ["Catalog", "PhotoSource", "Renditions", "RenditionCache", "Posix"]),
+        .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "Posix"]),
+        .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Renditions", "RenditionCache", "PhotoSource", "Posix"]),
+        .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI"]),
+
+        .testTarget(name: "PosixTests", dependencies: ["Posix"]),
+        .testTarget(name: "RenditionsTests", dependencies: ["Renditions", "Posix"]),
+        .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource"]),
+        .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "Posix"]),
+        .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Renditions", "RenditionCache", "Posix"]),
+        .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix"]),
+    ]
+)

@@ -1,0 +1,12 @@
+#ifndef ASSETFS_CSQLITE_SHIM_H
+#define ASSETFS_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/* SQLITE_TRANSIENT is a cast macro: Swift's temporary pointers need SQLite to copy. */
+static inline int csqlite_bind_blob(sqlite3_stmt *s, int i, const void *p, int n) {
+    return sqlite3_bind_blob(s, i, p, n, SQLITE_TRANSIENT);
+}
+static inline int csqlite_bind_text(sqlite3_stmt *s, int i, const char *p) {
+    return sqlite3_bind_text(s, i, p, -1, SQLITE_TRANSIENT);
+}
+#endif
