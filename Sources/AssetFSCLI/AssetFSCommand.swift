@@ -1,0 +1,24 @@
+import Posix
+
+/// The `assetfs` command line: mounting, and the subcommands beside it.
+public enum AssetFSCommand {
+    public static let version = "assetfs 0.1.0"
+
+    public static func main(_ arguments: [String]) -> Int32 {
+        do throws(UsageError) {
+            switch arguments.first {
+            case "--version", "-V":
+                print(version)
+                return 0
+            case "render":
+                if arguments.contains("--help") { print(RenderCommand.usage); return 0 }
+                return try RenderCommand(arguments: Array(arguments.dropFirst())).run()
+            default:
+                throw UsageError("unknown command; see 'assetfs --help'")
+            }
+        } catch {
+            Log.error(error.message)
+            return 2
+        }
+    }
+}

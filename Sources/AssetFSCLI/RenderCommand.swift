@@ -1,0 +1,64 @@
+import Posix
+import Renditions
+
+/// `assetfs render [--size N] [--quality Q] INPUT OUTPUT`: one rendition, like vipsthumbnail.
+struct RenderCommand {
+    var spec = RenditionSpec(longestSide: 256, quality: 85)
+    var input = FilePath("")
+    var output = "-"
+
+    init(arguments: [String]) throws(UsageError) {
+        var positional: [String] = []
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--size", "-s":
+                spec.longestSide = try Self.number(rest.popFirst(), for: argument, in: 1...65535)
+            case "--quality", "-q":
+                spec.quality = try Self.number(rest.popFirst(), for: argument, in: 1...100)
+            case "-":
+                positional.append(argument)
+            case let option where option.hasPrefix("-"):
+                throw UsageError("render: unknown option '\(option)' (see 'assetfs render --help')")
+            default:
+                positional.append(argument)
+            }
+        }
+        guard positional.count == 2 else { throw UsageError("render: expected INPUT and OUTPUT, e.g. 'assetfs render photo.jpg thumb.jpg'") }
+        input = FilePath(positional[0])
+        output = positional[1]
+    }
+
+    static func number(_ text: String?, for option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let text, let value = Int(text), range.contains(value) else {
+            throw UsageError("\(option) needs a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    static let usage = """
+        usage: assetfs render [--size N] [--quality Q] INPUT OUTPUT
+          Writes a JPEG of INPUT whose longest side is at most N pixels (default 256),
+          upright (EXIF orientation applied), at quality Q (default 85). OUTPUT '-' is stdout.
+        """
+
+    func run() -> Int32 {
+        let rendition: Rendition
+        do {
+            rendition = try Renderer().render(input, spec: spec)
+        } catch {
+            Log.error(error.description)
+            return 1
+        }
+        for warning in rendition.warnings { Log.warning("\(input): \(warning)") }
+        do {
+            let file = output == "-" ? FileDescriptor.standardOutput : try FileDescriptor.create(FilePath(output))
+            defer { if output != "-" { file.close() } }
+            try file.writeAll(rendition.jpeg)
+        } catch {
+            Log.error("\(output): cannot write: \(error)")
+            return 1
+        }
+        return 0
+    }
+}

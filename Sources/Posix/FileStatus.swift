@@ -1,0 +1,36 @@
+import Glibc
+
+/// The parts of `struct stat` assetfs uses, with nanosecond mtime.
+public struct FileStatus: Sendable, Equatable {
+    public var device: UInt64
+    public var inode: UInt64
+    public var mode: UInt32
+    public var userID: UInt32
+    public var groupID: UInt32
+    public var size: Int64
+    public var modificationNanoseconds: Int64
+    public var changeNanoseconds: Int64
+
+    public init(_ st: stat) {
+        device = UInt64(st.st_dev)
+        inode = UInt64(st.st_ino)
+        mode = UInt32(st.st_mode)
+        userID = st.st_uid
+        groupID = st.st_gid
+        size = Int64(st.st_size)
+        modificationNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        changeNanoseconds = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
+    }
+
+    public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }
+    public var isRegularFile: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFREG) }
+    public var isSymbolicLink: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFLNK) }
+    public var permissions: UInt32 { mode & 0o7777 }
+
+    /// `stat(2)` or, with `followLinks: false`, `lstat(2)`.
+    public init(path: FilePath, followLinks: Bool = true) throws(Errno) {
+        var st = stat()
+        _ = try syscall { path.withCString { followLinks ? stat($0, &st) : lstat($0, &st) } }
+        self.init(st)
+    }
+}

@@ -1,0 +1,77 @@
+internal import CJPEG
+import Glibc
+import Posix
+
+/// libjpeg-turbo decompression of one file, through the C bridge (which catches libjpeg's
+/// longjmp errors). Owns the decoder; the file descriptor stays the caller's.
+final class JPEGDecoder {
+    struct Header {
+        var size: PixelSize
+        var components: Int
+        var isCMYK: Bool
+        var adobeInverted: Bool
+        var coefficientBytes: Int
+    }
+
+    private let decoder: OpaquePointer
+    private let path: String
+    private(set) var outputSize = PixelSize(width: 0, height: 0)
+    private(set) var outputComponents = 0
+
+    init(file: FileDescriptor, path: String) throws(RenditionError) {
+        guard let decoder = ajpeg_decoder_new(file.rawValue) else {
+            throw RenditionError(.unreadable, path: path, reason: "out of memory")
+        }
+        self.decoder = decoder
+        self.path = path
+    }
+
+    deinit { ajpeg_decoder_free(decoder) }
+
+    func readHeader() throws(RenditionError) -> Header {
+        var header = ajpeg_header()
+        try check(ajpeg_read_header(decoder, &header))
+        return Header(size: PixelSize(width: Int(header.width), height: Int(header.height)),
+                      components: Int(header.components), isCMYK: header.is_cmyk != 0,
+                      adobeInverted: header.adobe_inverted != 0, coefficientBytes: Int(header.coefficient_bytes))
+    }
+
+    /// The embedded ICC profile, if any (call after `readHeader`).
+    func iccProfile() -> [UInt8]? {
+        var data: UnsafeMutablePointer<UInt8>?
+        var length: UInt32 = 0
+        guard ajpeg_icc_profile(decoder, &data, &length) == 0, let data else { return nil }
+        defer { free(data) }
+        return Array(UnsafeBufferPointer(start: data, count: Int(length)))
+    }
+
+    func start(shrink denominator: Int, memoryLimit: Int) throws(RenditionError) {
+        var width: Int32 = 0, height: Int32 = 0, components: Int32 = 0
+        try check(ajpeg_start(decoder, Int32(denominator), memoryLimit, &width, &height, &components))
+        outputSize = PixelSize(width: Int(width), height: Int(height))
+        outputComponents = Int(components)
+    }
+
+    /// Fills `rows` with up to `count` rows; returns how many came (0 at the end).
+    func readRows(into rows: UnsafeMutablePointer<UInt8>, count: Int) throws(RenditionError) -> Int {
+        var read: Int32 = 0
+        try check(ajpeg_read_rows(decoder, rows, Int32(count), &read))
+        return Int(read)
+    }
+
+    /// Corrupt-data warnings so far (the data decoded anyway), with the first one's text.
+    var warnings: (count: Int, first: String) {
+        var first: UnsafePointer<CChar>?
+        let count = ajpeg_decoder_warnings(decoder, &first)
+        return (Int(count), first.map { String(cString: $0) } ?? "")
+    }
+
+    private func check(_ status: Int32) throws(RenditionError) {
+        guard status != 0 else { return }
+        let message = String(cString: ajpeg_decoder_error(decoder))
+        let kind: RenditionError.Kind = message.contains("Unsupported") ? .unsupported
+            : message.hasPrefix("Not a JPEG") ? .notJPEG
+            : message.hasPrefix("read error") ? .unreadable : .corrupt
+        throw RenditionError(kind, path: path, reason: message)
+    }
+}

@@ -1,0 +1,49 @@
+internal import CExif
+import Posix
+
+/// EXIF orientation 1-8. Anything else (missing, 0, out of range, unreadable EXIF) is `.up`.
+public enum Orientation: Int, Sendable, CaseIterable {
+    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
+
+    public init(exifValue: Int) { self = Orientation(rawValue: exifValue) ?? .up }
+
+    /// Orientations 5-8 turn the picture a quarter: width and height swap.
+    public var swapsAxes: Bool { rawValue >= 5 }
+
+    /// Where the pixel at (`x`, `y`) of the upright output comes from in the stored image of
+    /// `stored` size. (EXIF: 2 mirrors left-right, 3 turns 180°, 4 mirrors top-bottom,
+    /// 5 transposes, 6 turns 90° clockwise, 7 transverses, 8 turns 90° counter-clockwise.)
+    @inline(__always)
+    func sourcePoint(x: Int, y: Int, stored: PixelSize) -> (x: Int, y: Int) {
+        let w = stored.width, h = stored.height
+        switch self {
+        case .up: return (x, y)
+        case .upMirrored: return (w - 1 - x, y)
+        case .down: return (w - 1 - x, h - 1 - y)
+        case .downMirrored: return (x, h - 1 - y)
+        case .leftMirrored: return (y, x)
+        case .right: return (y, h - 1 - x)
+        case .rightMirrored: return (w - 1 - y, h - 1 - x)
+        case .left: return (w - 1 - y, x)
+        }
+    }
+
+    /// Reads the IFD0 Orientation of the JPEG open at `file` by feeding libexif's loader in chunks
+    /// until it has the whole EXIF block (which may be far from the start of the file).
+    static func read(from file: FileDescriptor) -> Orientation {
+        guard let loader = exif_loader_new() else { return .up }
+        defer { exif_loader_unref(loader) }
+        let chunk = 16384
+        let limit: Int64 = 4 << 20  // EXIF lives in APP segments (64 KiB each); stop looking long before the data
+        var offset: Int64 = 0
+        while offset < limit {
+            guard var bytes = try? file.read(upTo: chunk, at: offset), !bytes.isEmpty else { break }
+            let wantsMore = bytes.withUnsafeMutableBufferPointer { exif_loader_write(loader, $0.baseAddress, UInt32($0.count)) }
+            if wantsMore == 0 { break }
+            offset += Int64(bytes.count)
+        }
+        guard let data = exif_loader_get_data(loader) else { return .up }
+        defer { exif_data_unref(data) }
+        return Orientation(exifValue: Int(cexif_orientation(data)))
+    }
+}

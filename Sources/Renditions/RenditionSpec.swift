@@ -1,0 +1,15 @@
+/// What to make of a photo: the longest side of the box it must fit, and the JPEG quality.
+public struct RenditionSpec: Hashable, Sendable, CustomStringConvertible {
+    public var longestSide: Int
+    public var quality: Int
+
+    public init(longestSide: Int, quality: Int = 85) {
+        self.longestSide = max(1, longestSide)
+        self.quality = min(100, max(1, quality))
+    }
+
+    public var description: String { "\(longestSide)px q\(quality)" }
+}
+
+/// Bumped whenever the renderer's output bytes change for the same input; part of every cache key.
+public let rendererVersion = 1

@@ -1,0 +1,103 @@
+/// Resamples an image that arrives one row at a time, top to bottom, into `output`:
+/// each input row is filtered horizontally as it comes, and only the few filtered rows the
+/// vertical filter still needs are kept (a ring of `widestSpan` rows). Memory is the output
+/// plus that ring, whatever the input's size.
+struct StreamingResampler {
+    let inputSize: PixelSize
+    let outputSize: PixelSize
+    let channels: Int
+    private let horizontal: LanczosFilter
+    private let vertical: LanczosFilter
+
+    init(from inputSize: PixelSize, to outputSize: PixelSize, channels: Int) {
+        self.inputSize = inputSize
+        self.outputSize = outputSize
+        self.channels = channels
+        horizontal = LanczosFilter(inputLength: inputSize.width, outputLength: outputSize.width)
+        vertical = LanczosFilter(inputLength: inputSize.height, outputLength: outputSize.height)
+    }
+
+    /// Pulls input rows through `nextRow` (which fills `width * channels` bytes and returns false
+    /// when the source has no more) and writes `output` (`outputSize` rows of 8-bit samples).
+    /// Stops reading as soon as the last output row is made.
+    func run(into output: UnsafeMutablePointer<UInt8>, nextRow: (UnsafeMutablePointer<UInt8>) throws -> Bool) rethrows {
+        let c = channels
+        let outRowLength = outputSize.width * c
+        let ringRows = vertical.widestSpan
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * outRowLength)
+        defer { ring.deallocate() }
+        let input = UnsafeMutablePointer<UInt8>.allocate(capacity: inputSize.width * c)
+        defer { input.deallocate() }
+        let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: outRowLength)
+        defer { accumulator.deallocate() }
+
+        var rowsRead = 0
+        var lastGood = -1
+        for y in 0..<outputSize.height {
+            let start = vertical.starts[y], count = vertical.counts[y]
+            while rowsRead < start + count {
+                let slot = ring + (rowsRead % ringRows) * outRowLength
+                if lastGood == rowsRead - 1, try nextRow(input) {
+                    filterRow(input, into: slot)
+                    lastGood = rowsRead
+                } else {
+                    // A source that ends early repeats its last row rather than leaving garbage.
+                    let from = ring + (max(0, lastGood) % ringRows) * outRowLength
+                    if lastGood >= 0 { slot.update(from: from, count: outRowLength) } else { slot.update(repeating: 128, count: outRowLength) }
+                }
+                rowsRead += 1
+            }
+            accumulator.update(repeating: 0, count: outRowLength)
+            vertical.weights.withUnsafeBufferPointer { w in
+                for k in 0..<count {
+                    let weight = w[y * vertical.maxTaps + k]
+                    let row = ring + ((start + k) % ringRows) * outRowLength
+                    for i in 0..<outRowLength { accumulator[i] += weight * row[i] }
+                }
+            }
+            let out = output + y * outRowLength
+            for i in 0..<outRowLength { out[i] = Self.clamp(accumulator[i]) }
+        }
+    }
+
+    @inline(__always)
+    private func filterRow(_ input: UnsafeMutablePointer<UInt8>, into out: UnsafeMutablePointer<Float>) {
+        let c = channels
+        horizontal.weights.withUnsafeBufferPointer { w in
+            horizontal.starts.withUnsafeBufferPointer { starts in
+                horizontal.counts.withUnsafeBufferPointer { counts in
+                    let stride = horizontal.maxTaps
+                    if c == 3 {
+                        for x in 0..<outputSize.width {
+                            var r: Float = 0, g: Float = 0, b: Float = 0
+                            var p = input + starts[x] * 3
+                            let weights = w.baseAddress! + x * stride
+                            for k in 0..<counts[x] {
+                                let weight = weights[k]
+                                r += weight * Float(p[0]); g += weight * Float(p[1]); b += weight * Float(p[2])
+                                p += 3
+                            }
+                            out[x * 3] = r; out[x * 3 + 1] = g; out[x * 3 + 2] = b
+                        }
+                    } else {
+                        for x in 0..<outputSize.width {
+                            let weights = w.baseAddress! + x * stride
+                            for ch in 0..<c {
+                                var sum: Float = 0
+                                var p = input + starts[x] * c + ch
+                                for k in 0..<counts[x] { sum += weights[k] * Float(p.pointee); p += c }
+                                out[x * c + ch] = sum
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always)
+    static func clamp(_ value: Float) -> UInt8 {
+        let rounded = (value + 0.5).rounded(.down)
+        return rounded <= 0 ? 0 : rounded >= 255 ? 255 : UInt8(rounded)
+    }
+}

@@ -1,0 +1,4 @@
+import AssetFSCLI
+import Glibc
+
+exit(AssetFSCommand.main(Array(CommandLine.arguments.dropFirst())))
