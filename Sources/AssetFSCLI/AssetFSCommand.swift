@@ -10,11 +10,20 @@ public enum AssetFSCommand {
             case "--version", "-V":
                 print(version)
                 return 0
+            case "--help", "-h", nil:
+                print(Help.text)
+                return arguments.isEmpty ? 2 : 0
             case "render":
                 if arguments.contains("--help") { print(RenderCommand.usage); return 0 }
                 return try RenderCommand(arguments: Array(arguments.dropFirst())).run()
+            case "warm":
+                return try WarmCommand(arguments: Array(arguments.dropFirst())).run()
+            case "stats":
+                return try StatsCommand.run(Array(arguments.dropFirst()))
+            case "cache":
+                return try CacheCommand(arguments: Array(arguments.dropFirst())).run()
             default:
-                throw UsageError("unknown command; see 'assetfs --help'")
+                return try MountCommand(arguments: arguments).run()
             }
         } catch {
             Log.error(error.message)

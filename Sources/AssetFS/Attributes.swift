@@ -1,0 +1,31 @@
+/// What `stat` shows for a node, free of FUSE types.
+public struct Attributes: Sendable, Equatable {
+    public var inode: UInt64
+    public var isDirectory: Bool
+    public var permissions: UInt32
+    public var size: Int64
+    public var userID: UInt32
+    public var groupID: UInt32
+    public var modificationNanoseconds: Int64
+    public var linkCount: Int
+}
+
+/// One entry of a folder listing.
+public struct ListingEntry: Sendable, Equatable {
+    public var name: [UInt8]
+    public var inode: UInt64
+    public var isDirectory: Bool
+
+    public init(name: [UInt8], inode: UInt64, isDirectory: Bool) {
+        self.name = name
+        self.inode = inode
+        self.isDirectory = isDirectory
+    }
+}
+
+/// An open file: the source itself for `original.jpg` (read in place, never buffered whole),
+/// or the rendition's bytes, held while it is open so eviction cannot cut a read short.
+public enum OpenFile: Sendable {
+    case original(descriptor: Int32)
+    case rendition([UInt8])
+}

@@ -1,0 +1,141 @@
+import Dispatch
+import Posix
+import RenditionCache
+import Renditions
+import Synchronization
+
+/// Why a rendition is not available: the photo cannot be rendered (cached, logged once).
+public struct RenditionUnavailable: Error, Sendable, CustomStringConvertible {
+    public var reason: String
+    public var description: String { reason }
+}
+
+/// "Cache hit, else produce once, store, return" (as in Nuke's pipeline). Identical in-flight
+/// requests are merged, so N readers of an uncached thumbnail cause one render. Renders run on a
+/// small pool; callers are completed from that pool, never blocked on it.
+public final class RenditionPipeline: Sendable {
+    public typealias Completion = @Sendable (Result<[UInt8], RenditionUnavailable>) -> Void
+
+    private let renderer: Renderer
+    private let store: RenditionStore?
+    private let statistics: Statistics
+    private let pool: WorkerPool
+    private struct State {
+        var outcomes: [CacheKey: Outcome] = [:]
+        var inFlight: [CacheKey: [Completion]] = [:]
+        /// Renditions the store could not keep (disk full): served from memory, newest last.
+        var unstored: [(key: CacheKey, bytes: [UInt8])] = []
+        var warnedStoreFailure = false
+    }
+    private let state: Mutex<State>
+    private static let unstoredLimit = 32 << 20
+
+    public init(renderer: Renderer, store: RenditionStore?, statistics: Statistics, renderThreads: Int) {
+        self.renderer = renderer
+        self.store = store
+        self.statistics = statistics
+        pool = WorkerPool(threads: renderThreads)
+        var known: [CacheKey: Outcome] = [:]
+        if let store {
+            do { known = try store.allOutcomes() } catch { Log.warning("\(store.path): cannot read known sizes: \(error)") }
+        }
+        state = Mutex(State(outcomes: known))
+    }
+
+    /// The rendition's size or failure if already known: never renders, never touches the disk.
+    public func knownOutcome(_ request: RenditionRequest) -> Outcome? {
+        state.withLock { $0.outcomes[request.key] }
+    }
+
+    /// The rendition's bytes: at once from the cache, else after the one render of this key.
+    public func fetch(_ request: RenditionRequest, completion: @escaping Completion) {
+        let key = request.key
+        enum Next { case done(Result<[UInt8], RenditionUnavailable>), look, wait }
+        let next: Next = state.withLock { state in
+            if case .failed(let reason)? = state.outcomes[key] { return .done(.failure(RenditionUnavailable(reason: reason))) }
+            if let kept = state.unstored.first(where: { $0.key == key }) { return .done(.success(kept.bytes)) }
+            if state.inFlight[key] != nil { state.inFlight[key]!.append(completion); return .wait }
+            return .look
+        }
+        switch next {
+        case .done(let result): completion(result); return
+        case .wait: return
+        case .look: break
+        }
+        if let bytes = cachedBytes(key) {
+            Statistics.bump(statistics.cacheHits)
+            completion(.success(bytes))
+            return
+        }
+        let first: Bool = state.withLock { state in
+            if state.inFlight[key] != nil { state.inFlight[key]!.append(completion); return false }
+            state.inFlight[key] = [completion]
+            return true
+        }
+        guard first else { return }
+        Statistics.bump(statistics.cacheMisses)
+        pool.submit { [self] in complete(key, with: produce(request, key: key)) }
+    }
+
+    /// Blocking form of `fetch`, for `assetfs warm` and tests.
+    public func bytes(_ request: RenditionRequest) -> Result<[UInt8], RenditionUnavailable> {
+        let box = Mutex<Result<[UInt8], RenditionUnavailable>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        fetch(request) { result in box.withLock { $0 = result }; done.signal() }
+        done.wait()
+        return box.withLock { $0! }
+    }
+
+    private func cachedBytes(_ key: CacheKey) -> [UInt8]? {
+        guard let store else { return nil }
+        do { return try store.bytes(for: key) } catch {
+            Log.warning("\(store.path): cache read failed: \(error)")
+            return nil
+        }
+    }
+
+    private func produce(_ request: RenditionRequest, key: CacheKey) -> Result<[UInt8], RenditionUnavailable> {
+        // Another process (assetfs warm) may have stored it since we looked.
+        if let bytes = cachedBytes(key) { return .success(bytes) }
+        Statistics.bump(statistics.renders)
+        do {
+            let rendition = try renderer.render(request.source, spec: request.spec)
+            for warning in rendition.warnings { Log.warning("\(request.source): \(warning); rendered anyway") }
+            keep(rendition.jpeg, for: key)
+            return .success(rendition.jpeg)
+        } catch {
+            Statistics.bump(statistics.renderFailures)
+            Log.error(error.description)
+            do { try store?.storeFailure(error.description, for: key) } catch { noteStoreFailure(error) }
+            state.withLock { $0.outcomes[key] = .failed(reason: error.description) }
+            return .failure(RenditionUnavailable(reason: error.description))
+        }
+    }
+
+    private func keep(_ bytes: [UInt8], for key: CacheKey) {
+        var stored = store != nil
+        do { try store?.store(bytes, for: key) } catch { stored = false; noteStoreFailure(error) }
+        state.withLock { state in
+            state.outcomes[key] = .rendered(size: bytes.count)
+            guard !stored else { return }
+            state.unstored.append((key, bytes))
+            var total = state.unstored.reduce(0) { $0 + $1.bytes.count }
+            while total > Self.unstoredLimit, state.unstored.count > 1 {
+                total -= state.unstored.removeFirst().bytes.count
+            }
+        }
+    }
+
+    private func noteStoreFailure(_ error: DatabaseError) {
+        let first = state.withLock { state in
+            defer { state.warnedStoreFailure = true }
+            return !state.warnedStoreFailure
+        }
+        if first { Log.warning("cannot store renditions in the cache (\(error)); serving them from memory") }
+    }
+
+    private func complete(_ key: CacheKey, with result: Result<[UInt8], RenditionUnavailable>) {
+        let waiters = state.withLock { $0.inFlight.removeValue(forKey: key) ?? [] }
+        for waiter in waiters { waiter(result) }
+    }
+}

@@ -1,0 +1,43 @@
+import Glibc
+import Posix
+import RenditionCache
+
+/// `assetfs cache stats|prune|clear [-o OPTS] SOURCE`: the cache a mount of SOURCE uses.
+struct CacheCommand {
+    let action: String
+    let configuration: Configuration
+    let source: FilePath
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try SubcommandArguments(arguments, allowedFlags: [], command: "cache")
+        guard parsed.positional.count == 2, ["stats", "prune", "clear"].contains(parsed.positional[0]) else {
+            throw UsageError("usage: assetfs cache stats|prune|clear [-o OPTIONS] SOURCE")
+        }
+        action = parsed.positional[0]
+        configuration = try Configuration(options: parsed.options)
+        source = try MountCommand.checkedSource(parsed.positional[1])
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        let realSource = (try? source.resolved()) ?? source
+        let path = configuration.cachePath(for: realSource)
+        do {
+            let store = try configuration.openStore(for: realSource)
+            switch action {
+            case "prune": try store.prune()
+            case "clear": try store.clear()
+            default: break
+            }
+            let stats = try store.statistics()
+            print("cache       \(path)")
+            print("size        \(stats.bytes) bytes (\(stats.bytes >> 20) MiB of \(store.capacity >> 20) MiB)")
+            print("renditions  \(stats.entries) stored, \(stats.outcomes) sizes or failures known")
+            if let oldest = stats.oldestUse {
+                print("oldest use  \(Int(time(nil)) - Int(oldest)) s ago")
+            }
+        } catch {
+            throw UsageError("\(path): \(error)")
+        }
+        return 0
+    }
+}

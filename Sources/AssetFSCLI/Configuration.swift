@@ -1,0 +1,65 @@
+import AssetFS
+import Posix
+import RenditionCache
+
+/// assetfs's own `-o` options, shared by mounting, `warm` and `cache` so that they agree on
+/// which cache file and which rendition specs a source uses.
+struct Configuration {
+    var mount = MountOptions()
+    var cacheFile: FilePath?
+    var cacheSize: Int64 = 1 << 30
+
+    /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
+    /// the mount is always read-only, nodev, nosuid.
+    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks",
+                                    "rw", "dev", "suid"]
+
+    init(options: [(key: String, value: String)]) throws(UsageError) {
+        for (key, value) in options {
+            switch key {
+            case "cache":
+                guard !value.isEmpty else { throw UsageError("-o cache needs a file, e.g. -o cache=~/.cache/assetfs/pictures.sqlite") }
+                cacheFile = Self.absolute(value)
+            case "cache_size": cacheSize = try Self.size(value)
+            case "thumbnail_size": mount.thumbnailSize = try Self.number(value, key, 16...8192)
+            case "fullscreen_size": mount.fullscreenSize = try Self.number(value, key, 16...16384)
+            case "quality": mount.quality = try Self.number(value, key, 1...100)
+            case "follow_symlinks": mount.followSymlinks = true
+            default: break
+            }
+        }
+    }
+
+    /// The cache file for `realSource`: `-o cache=` or the per-source default.
+    func cachePath(for realSource: FilePath) -> FilePath { cacheFile ?? CacheLocation.defaultPath(forSource: realSource) }
+
+    func openStore(for realSource: FilePath) throws(DatabaseError) -> RenditionStore {
+        try RenditionStore(path: cachePath(for: realSource), capacity: cacheSize)
+    }
+
+    static func number(_ text: String, _ key: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("-o \(key)=\(text): expected a number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// `512M`, `2G`, `100000`, `1.5G`.
+    static func size(_ text: String) throws(UsageError) -> Int64 {
+        let units: [Character: Double] = ["K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
+        var digits = Substring(text.uppercased())
+        var unit = 1.0
+        if digits.last == "B" { digits = digits.dropLast() }
+        if let last = digits.last, let multiplier = units[last] { unit = multiplier; digits = digits.dropLast() }
+        guard let value = Double(digits), value > 0 else {
+            throw UsageError("-o cache_size=\(text): expected a size such as 512M or 2G")
+        }
+        return Int64(value * unit)
+    }
+
+    static func absolute(_ path: String) -> FilePath {
+        if path.hasPrefix("/") { return FilePath(path) }
+        if path.hasPrefix("~/"), let home = ProcessEnvironment.home { return FilePath(home).appending(Array(path.dropFirst(2).utf8)) }
+        return FilePath(ProcessEnvironment.currentDirectory).appending(Array(path.utf8))
+    }
+}

@@ -1,0 +1,38 @@
+/// `assetfs --help`.
+enum Help {
+    static let text = """
+        usage: assetfs [OPTIONS] SOURCE MOUNTPOINT
+               assetfs render [--size N] [--quality Q] INPUT OUTPUT
+               assetfs warm [--fullscreen] [-o OPTIONS] SOURCE
+               assetfs stats MOUNTPOINT
+               assetfs cache stats|prune|clear [-o OPTIONS] SOURCE
+
+        Mounts the photo folder SOURCE read-only on MOUNTPOINT as
+          MOUNTPOINT/groups/<album>/thumbnail.jpg           album poster
+          MOUNTPOINT/groups/<album>/<asset>/thumbnail.jpg   longest side 256 px
+          MOUNTPOINT/groups/<album>/<asset>/fullscreen.jpg  longest side 1920 px
+          MOUNTPOINT/groups/<album>/<asset>/original.jpg    the photo itself
+        and goes to the background once the mount is ready.
+
+        options:
+          -f                     stay in the foreground (log to stderr)
+          -d                     foreground with debug logging
+          -s                     single-threaded
+          -h, --help             this text
+          -V, --version          the version
+          -o OPT[,OPT...]        mount options:
+             cache=FILE          the cache database (default ~/.cache/assetfs/<source>-<hash>.sqlite)
+             cache_size=SIZE     cache size cap, e.g. 512M, 2G (default 1G; least recently used go first)
+             thumbnail_size=N    longest side of thumbnail.jpg (default 256)
+             fullscreen_size=N   longest side of fullscreen.jpg (default 1920)
+             quality=Q           JPEG quality of renditions, 1-100 (default 85)
+             follow_symlinks     follow symbolic links that lead outside SOURCE (default: only inside)
+             allow_other         let other users in (needs user_allow_other in /etc/fuse.conf
+                                 unless root); permissions of SOURCE are always enforced
+             fsname=NAME, and the other standard FUSE options (see mount.fuse3(8))
+
+        example:
+          mkdir -p /mnt/assets && assetfs -o cache_size=2G ~/Pictures /mnt/assets
+          fusermount3 -u /mnt/assets        # unmount
+        """
+}

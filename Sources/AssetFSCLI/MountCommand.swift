@@ -1,0 +1,103 @@
+import AssetFS
+import FUSEAdapter
+import Glibc
+import PhotoSource
+import Posix
+import RenditionCache
+import Renditions
+
+/// `assetfs [OPTIONS] SOURCE MOUNTPOINT`: checks what libfuse would report without a fix,
+/// then mounts and (unless -f/-d) goes to the background once the mount is ready.
+struct MountCommand {
+    let arguments: FUSEArguments
+    let configuration: Configuration
+
+    init(arguments: [String]) throws(UsageError) {
+        do { self.arguments = try FUSEArguments(arguments, ownKeys: Configuration.keys) } catch { throw UsageError(error.message) }
+        configuration = try Configuration(options: self.arguments.ownOptions)
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        if arguments.showHelp { print(Help.text); return 0 }
+        if arguments.showVersion { print(AssetFSCommand.version); return 0 }
+        let source = try Self.checkedSource(arguments.source)
+        guard let mountpoint = arguments.mountpoint else {
+            throw UsageError("missing MOUNTPOINT: usage is 'assetfs [OPTIONS] SOURCE MOUNTPOINT', e.g. 'assetfs ~/Pictures /mnt/assets'")
+        }
+        try Self.checkMountpoint(mountpoint)
+        Log.configure(destination: .standardError, debug: arguments.debug)
+
+        let realSource = (try? source.resolved()) ?? source
+        let store: RenditionStore?
+        do { store = try configuration.openStore(for: realSource) } catch {
+            Log.warning("\(configuration.cachePath(for: realSource)): cannot open the cache (\(error)); renditions will be made in memory only")
+            store = nil
+        }
+        let renderer = Renderer(limits: RenderLimits(waitForMemory: true))
+        let fileSystem: AssetFileSystem
+        do {
+            fileSystem = try AssetFileSystem(source: realSource, options: configuration.mount, store: store, renderer: renderer,
+                                             renderThreads: ProcessEnvironment.processorCount)
+        } catch { throw UsageError("SOURCE '\(source)': cannot scan: \(error)") }
+
+        // libfuse's option parser takes a backslash as an escape: a comma in a path must not split it.
+        let fsname = realSource.description.flatMap { $0 == "," || $0 == "\\" ? ["\\", $0] : [$0] }.map(String.init).joined()
+        let libfuseArguments = ["assetfs", "-o", "fsname=\(fsname),subtype=assetfs"] + arguments.libfuseArguments.dropFirst()
+            + ["-o", "ro,nodev,nosuid,default_permissions"]
+        let mount: FUSEMount
+        do { mount = try FUSEMount(fileSystem: fileSystem, mountpoint: mountpoint, libfuseArguments: libfuseArguments) } catch {
+            throw UsageError(error.message)
+        }
+        let foreground = arguments.foreground || arguments.debug
+        let catalog = fileSystem.currentCatalog
+        return mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded) {
+            if !foreground { Log.configure(destination: .syslog, debug: false) }
+            Log.info("mounted \(realSource) on \(mountpoint): \(catalog.albums.count) albums, \(catalog.library.photoCount) photos, \(catalog.library.skipped) files skipped")
+            Self.watch(fileSystem, mount)
+        }
+    }
+
+    /// Keeps the mount in step with the source: rescan on change, tell the kernel what went stale.
+    private static func watch(_ fileSystem: AssetFileSystem, _ mount: FUSEMount) {
+        let holder = WatcherHolder()
+        let watcher = SourceWatcher(root: fileSystem.root) {
+            mount.invalidate(fileSystem.rescan())
+            holder.watcher?.watch(fileSystem.currentCatalog.library.folders)
+        }
+        holder.watcher = watcher
+        watcher.watch(fileSystem.currentCatalog.library.folders)
+        watcher.start()
+    }
+
+    static func checkedSource(_ source: String?) throws(UsageError) -> FilePath {
+        guard let source else {
+            throw UsageError("missing SOURCE: usage is 'assetfs [OPTIONS] SOURCE MOUNTPOINT', e.g. 'assetfs ~/Pictures /mnt/assets'")
+        }
+        let path = FilePath(source)
+        let status: FileStatus
+        do { status = try FileStatus(path: path) } catch {
+            throw UsageError("SOURCE '\(source)': \(error); give the folder that holds your photos")
+        }
+        guard status.isDirectory else { throw UsageError("SOURCE '\(source)' is not a folder; give the folder that holds your photos") }
+        return path
+    }
+
+    static func checkMountpoint(_ mountpoint: String) throws(UsageError) {
+        do {
+            let status = try FileStatus(path: FilePath(mountpoint))
+            guard status.isDirectory else { throw UsageError("MOUNTPOINT '\(mountpoint)' is not a folder; create an empty one with 'mkdir -p \(mountpoint)'") }
+        } catch let error as Errno where error == .notConnected {
+            throw UsageError("MOUNTPOINT '\(mountpoint)' is a dead mount (Transport endpoint is not connected; its daemon died): clear it with 'fusermount3 -u \(mountpoint)'")
+        } catch let error as Errno where error == .notFound {
+            throw UsageError("MOUNTPOINT '\(mountpoint)' does not exist; create it with 'mkdir -p \(mountpoint)'")
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            throw UsageError("MOUNTPOINT '\(mountpoint)': \(error)")
+        }
+    }
+}
+
+private final class WatcherHolder: @unchecked Sendable {
+    var watcher: SourceWatcher?
+}

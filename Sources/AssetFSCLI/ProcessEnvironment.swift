@@ -1,0 +1,13 @@
+import Glibc
+
+enum ProcessEnvironment {
+    static var home: String? { getenv("HOME").map { String(cString: $0) } }
+
+    static var currentDirectory: String {
+        guard let cwd = getcwd(nil, 0) else { return "/" }
+        defer { free(cwd) }
+        return String(cString: cwd)
+    }
+
+    static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}

@@ -1,0 +1,29 @@
+/// Arguments of `warm` and `cache`: `-o` lists of assetfs's own options, `--flags`, positionals.
+struct SubcommandArguments {
+    var options: [(key: String, value: String)] = []
+    var flags: Set<String> = []
+    var positional: [String] = []
+
+    init(_ arguments: [String], allowedFlags: Set<String>, command: String) throws(UsageError) {
+        var rest = arguments[...]
+        while let argument = rest.popFirst() {
+            if argument == "-o" || (argument.hasPrefix("-o") && argument.count > 2) {
+                guard let list = argument == "-o" ? rest.popFirst() : String(argument.dropFirst(2)) else {
+                    throw UsageError("\(command): -o needs options, e.g. -o cache=FILE,thumbnail_size=256")
+                }
+                for option in list.split(separator: ",") {
+                    let key = String(option.prefix { $0 != "=" })
+                    guard Configuration.keys.contains(key) else {
+                        throw UsageError("\(command): unknown option '\(key)'; see 'assetfs --help' for the options")
+                    }
+                    options.append((key, option.contains("=") ? String(option.drop { $0 != "=" }.dropFirst()) : ""))
+                }
+            } else if argument.hasPrefix("--") {
+                guard allowedFlags.contains(argument) else { throw UsageError("\(command): unknown option '\(argument)'; see 'assetfs --help'") }
+                flags.insert(argument)
+            } else {
+                positional.append(argument)
+            }
+        }
+    }
+}

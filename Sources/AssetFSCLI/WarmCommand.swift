@@ -1,0 +1,100 @@
+import AssetFS
+import Catalog
+import Dispatch
+import Glibc
+import PhotoSource
+import Posix
+import Renditions
+import Synchronization
+
+/// `assetfs warm [--fullscreen] [-o OPTS] SOURCE`: renders every thumbnail (and fullscreen) into
+/// the cache a mount of SOURCE with the same options uses, on all cores, with progress.
+struct WarmCommand {
+    let configuration: Configuration
+    let source: FilePath
+    let fullscreen: Bool
+
+    init(arguments: [String]) throws(UsageError) {
+        let parsed = try SubcommandArguments(arguments, allowedFlags: ["--fullscreen"], command: "warm")
+        guard parsed.positional.count == 1 else { throw UsageError("usage: assetfs warm [--fullscreen] [-o OPTIONS] SOURCE") }
+        configuration = try Configuration(options: parsed.options)
+        source = try MountCommand.checkedSource(parsed.positional[0])
+        fullscreen = parsed.flags.contains("--fullscreen")
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        let realSource = (try? source.resolved()) ?? source
+        let fileSystem: AssetFileSystem
+        do {
+            let store = try configuration.openStore(for: realSource)
+            fileSystem = try AssetFileSystem(source: realSource, options: configuration.mount, store: store,
+                                             renderer: Renderer(limits: RenderLimits(waitForMemory: true)),
+                                             renderThreads: ProcessEnvironment.processorCount)
+        } catch let error as Errno {
+            throw UsageError("SOURCE '\(source)': cannot scan: \(error)")
+        } catch {
+            throw UsageError("\(configuration.cachePath(for: realSource)): cannot open the cache: \(error)")
+        }
+        let catalog = fileSystem.currentCatalog
+        let specs = [configuration.mount.thumbnail] + (fullscreen ? [configuration.mount.fullscreen] : [])
+        let requests = catalog.albums.flatMap { album in
+            album.source.photos.flatMap { photo in specs.map { RenditionRequest(root: realSource, photo: photo, spec: $0) } }
+        }
+        let progress = Progress(total: requests.count)
+        let failures = Mutex<[String]>([])
+        let group = DispatchGroup()
+        for request in requests {
+            group.enter()
+            fileSystem.pipeline.fetch(request) { result in
+                if case .failure(let error) = result { failures.withLock { $0.append(error.reason) } }
+                progress.advance()
+                group.leave()
+            }
+        }
+        group.wait()
+        progress.finish()
+        let failed = failures.withLock { $0 }
+        let rendered = fileSystem.statistics.renders.load(ordering: .relaxed) - fileSystem.statistics.renderFailures.load(ordering: .relaxed)
+        print("rendered \(rendered), already cached \(requests.count - rendered - failed.count), failed \(failed.count) (\(requests.count) renditions of \(catalog.library.photoCount) photos)")
+        for reason in failed.sorted() { print("  failed: \(reason)") }
+        return failed.isEmpty ? 0 : 1
+    }
+}
+
+/// A progress line: a bar on a terminal, plain lines every few seconds otherwise.
+final class Progress: Sendable {
+    private let total: Int
+    private let start = Progress.now()
+    private let state = Mutex<(done: Int, lastPrint: Double)>((0, 0))
+    private let terminal = isatty(2) != 0
+
+    init(total: Int) { self.total = total }
+
+    func advance() {
+        let line: String? = state.withLock { state in
+            state.done += 1
+            let now = Progress.now()
+            guard now - state.lastPrint >= (terminal ? 0.1 : 5) || state.done == total else { return nil }
+            state.lastPrint = now
+            return render(done: state.done, elapsed: now - start)
+        }
+        if let line { try? FileDescriptor.standardError.writeAll(Array((terminal ? "\r\(line)" : "\(line)\n").utf8)) }
+    }
+
+    func finish() { if terminal { try? FileDescriptor.standardError.writeAll(Array("\n".utf8)) } }
+
+    private func render(done: Int, elapsed: Double) -> String {
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let eta = rate > 0 ? Int(Double(total - done) / rate) : 0
+        let width = 30
+        let filled = total > 0 ? width * done / total : width
+        let bar = terminal ? "[" + String(repeating: "#", count: filled) + String(repeating: " ", count: width - filled) + "] " : ""
+        return "\(bar)\(done)/\(total)  \(Int(rate * 10) / 10).\(Int(rate * 10) % 10)/s  ETA \(eta / 60):\(eta % 60 < 10 ? "0" : "")\(eta % 60)"
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}

@@ -1,0 +1,99 @@
+import PhotoSource
+import Posix
+
+/// The virtual tree `groups/<album>/<asset>/{thumbnail,fullscreen,original}.jpg` over one
+/// `PhotoLibrary`: names, stable inode numbers and parent/child links. Immutable and free of I/O;
+/// a rescan builds a new one.
+public final class Catalog: Sendable {
+    public struct Album: Sendable {
+        public let name: [UInt8]
+        public let source: PhotoAlbum
+        public let assetNames: [[UInt8]]
+        let assetIndex: [[UInt8]: Int]
+    }
+
+    public let library: PhotoLibrary
+    public let albums: [Album]
+    private let albumIndex: [[UInt8]: Int]
+    private let inodes: InodeTable
+
+    public static let rootInode: UInt64 = 1
+    public static let groupsName = Array("groups".utf8)
+
+    public init(library: PhotoLibrary) {
+        self.library = library
+        let rootName = library.root.lastComponent.isEmpty || library.root.bytes == [UInt8(ascii: "/")] ? Array("root".utf8) : library.root.lastComponent
+        let rawNames = library.albums.map { album in
+            Naming.albumName(components: album.relativePath.isEmpty ? [rootName] : album.relativePath.components)
+        }
+        let names = Naming.deduplicated(rawNames)
+        albums = zip(names, library.albums).map { name, album in
+            let assetNames = Naming.deduplicated(Naming.assetNames(fileNames: album.photos.map(\.fileName)), reserved: [Naming.poster])
+            return Album(name: name, source: album, assetNames: assetNames,
+                         assetIndex: Dictionary(uniqueKeysWithValues: assetNames.enumerated().map { ($1, $0) }))
+        }
+        albumIndex = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+        inodes = InodeTable(albums: albums)
+    }
+
+    public func photo(album: Int, asset: Int) -> Photo { albums[album].source.photos[asset] }
+
+    public func inode(of node: Node) -> UInt64 { inodes.inode(of: node) }
+    public func node(forInode inode: UInt64) -> Node? { inodes.node(forInode: inode) }
+
+    /// The child called `name` of folder `parent`.
+    public func child(of parent: Node, named name: [UInt8]) -> Node? {
+        switch parent {
+        case .root:
+            return name == Self.groupsName ? .groups : nil
+        case .groups:
+            return albumIndex[name].map { .album($0) }
+        case .album(let a):
+            if name == Naming.poster { return .poster(album: a) }
+            return albums[a].assetIndex[name].map { .asset(album: a, asset: $0) }
+        case .asset(let a, let i):
+            return FileKind.allCases.first { $0.fileName == name }.map { .file(album: a, asset: i, kind: $0) }
+        case .poster, .file:
+            return nil
+        }
+    }
+
+    /// The entries of folder `node`, in a stable order; nil for a file.
+    public func children(of node: Node) -> [(name: [UInt8], node: Node)]? {
+        switch node {
+        case .root:
+            return [(Self.groupsName, .groups)]
+        case .groups:
+            return albums.enumerated().map { ($1.name, .album($0)) }
+        case .album(let a):
+            return [(Naming.poster, .poster(album: a))] + albums[a].assetNames.enumerated().map { ($1, .asset(album: a, asset: $0)) }
+        case .asset(let a, let i):
+            return FileKind.allCases.map { ($0.fileName, .file(album: a, asset: i, kind: $0)) }
+        case .poster, .file:
+            return nil
+        }
+    }
+
+    /// The folder holding `node` (the root is its own parent).
+    public func parent(of node: Node) -> Node {
+        switch node {
+        case .root, .groups: return .root
+        case .album: return .groups
+        case .poster(let a), .asset(let a, _): return .album(a)
+        case .file(let a, let i, _): return .asset(album: a, asset: i)
+        }
+    }
+
+    /// The path of `node` inside the mount, for logs and for inode numbering.
+    public func path(of node: Node) -> [UInt8] {
+        let slash = UInt8(ascii: "/")
+        switch node {
+        case .root: return []
+        case .groups: return Self.groupsName
+        case .album(let a): return Self.groupsName + [slash] + albums[a].name
+        case .poster(let a): return path(of: .album(a)) + [slash] + Naming.poster
+        case .asset(let a, let i): return path(of: .album(a)) + [slash] + albums[a].assetNames[i]
+        case .file(let a, let i, let kind): return path(of: .asset(album: a, asset: i)) + [slash] + kind.fileName
+        }
+    }
+}

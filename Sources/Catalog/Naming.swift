@@ -1,0 +1,66 @@
+/// How source names become names in the mount. Everything works on bytes: a name that is not
+/// valid UTF-8 stays exactly what it was.
+enum Naming {
+    static let fullwidthSolidus: [UInt8] = [0xEF, 0xBC, 0x8F]     // U+FF0F, stands for "/"
+    static let reversedQuote: [UInt8] = [0xE2, 0x80, 0x9B]        // U+201B, escapes a literal one (as rclone does)
+    static let poster = Array("thumbnail.jpg".utf8)
+
+    /// `2023/Trip` → `2023／Trip`. A real U+FF0F (or U+201B) in a folder name is prefixed with
+    /// U+201B, so two different paths never map to one name.
+    static func albumName(components: [[UInt8]]) -> [UInt8] {
+        var result: [UInt8] = []
+        for (index, component) in components.enumerated() {
+            if index > 0 { result += fullwidthSolidus }
+            var i = 0
+            while i < component.count {
+                let rest = component[i...]
+                if rest.starts(with: fullwidthSolidus) || rest.starts(with: reversedQuote) { result += reversedQuote }
+                result.append(component[i])
+                i += 1
+            }
+        }
+        return result
+    }
+
+    /// `IMG_0001.JPG` → `IMG_0001`; names without an extension (or dot-first) are their own stem.
+    static func stem(_ fileName: [UInt8]) -> [UInt8] {
+        guard let dot = fileName.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return fileName }
+        return Array(fileName[..<dot])
+    }
+
+    /// Asset folder names for the files of one album: the stem, unless it equals another file's
+    /// stem or full name, or `thumbnail.jpg`; then the full file name. Independent of order.
+    static func assetNames(fileNames: [[UInt8]]) -> [[UInt8]] {
+        var stemCounts: [[UInt8]: Int] = [:]
+        for name in fileNames { stemCounts[stem(name), default: 0] += 1 }
+        let fullNames = Set(fileNames)
+        return fileNames.map { name in
+            let candidate = stem(name)
+            let clashes = stemCounts[candidate, default: 0] > 1 || (candidate != name && fullNames.contains(candidate)) || candidate == poster
+            return clashes ? name : candidate
+        }
+    }
+
+    /// Makes names unique: the first in the given order keeps its name, later ones get
+    /// ` (2)`, ` (3)`…, skipping any suffixed name already taken, and never `reserved`.
+    static func deduplicated(_ names: [[UInt8]], reserved: Set<[UInt8]> = []) -> [[UInt8]] {
+        var taken = reserved
+        var wanted: [[UInt8]: Int] = [:]
+        for name in names { wanted[name, default: 0] += 1 }
+        var result: [[UInt8]] = []
+        var firstClaimed: Set<[UInt8]> = []
+        for name in names {
+            if !taken.contains(name) && firstClaimed.insert(name).inserted {
+                taken.insert(name)
+                result.append(name)
+                continue
+            }
+            var n = 2
+            while taken.contains(name + Array(" (\(n))".utf8)) || wanted[name + Array(" (\(n))".utf8)] != nil { n += 1 }
+            let unique = name + Array(" (\(n))".utf8)
+            taken.insert(unique)
+            result.append(unique)
+        }
+        return result
+    }
+}

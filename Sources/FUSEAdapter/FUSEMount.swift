@@ -1,0 +1,93 @@
+internal import CFUSE
+import AssetFS
+import Glibc
+import Posix
+
+/// A mounted `AssetFileSystem`: the libfuse session from mount to unmount.
+public final class FUSEMount: @unchecked Sendable {
+    private let operations: FUSEOperations
+    private let session: OpaquePointer
+    private let mountpoint: String
+
+    public struct Failure: Error, Sendable { public var message: String }
+
+    /// Creates the session with `libfuseArguments` (program name first) and mounts it.
+    public init(fileSystem: AssetFileSystem, mountpoint: String, libfuseArguments: [String]) throws(Failure) {
+        Self.routeLibfuseLog()
+        operations = FUSEOperations(fileSystem: fileSystem)
+        self.mountpoint = mountpoint
+        var args = FUSEArguments.makeArgs(libfuseArguments)
+        defer { fuse_opt_free_args(&args) }
+        var ops = FUSEOperations.table()
+        guard let session = fuse_session_new(&args, &ops, MemoryLayout<fuse_lowlevel_ops>.size,
+                                             Unmanaged.passUnretained(operations).toOpaque()) else {
+            throw Failure(message: "libfuse refused the options \(libfuseArguments.dropFirst().joined(separator: " ")) (see 'assetfs --help')")
+        }
+        self.session = session
+        guard fuse_set_signal_handlers(session) == 0 else {
+            fuse_session_destroy(session)
+            throw Failure(message: "cannot install signal handlers")
+        }
+        guard fuse_session_mount(session, mountpoint) == 0 else {
+            fuse_remove_signal_handlers(session)
+            fuse_session_destroy(session)
+            throw Failure(message: "cannot mount on \(mountpoint) (is /dev/fuse there, and fuse3 installed?)")
+        }
+    }
+
+    /// Goes to the background unless `foreground` (the parent exits once the mount is ready,
+    /// as sshfs does), calls `started`, and serves requests until unmounted or signalled.
+    public func run(foreground: Bool, singleThreaded: Bool, started: () -> Void) -> Int32 {
+        _ = fuse_daemonize(foreground ? 1 : 0)
+        started()
+        let status: Int32
+        if singleThreaded {
+            status = fuse_session_loop(session)
+        } else {
+            let config = fuse_loop_cfg_create()
+            defer { fuse_loop_cfg_destroy(config) }
+            fuse_loop_cfg_set_max_threads(config, 64)
+            status = cfuse_session_loop_mt(session, config)
+        }
+        fuse_session_unmount(session)
+        fuse_remove_signal_handlers(session)
+        fuse_session_destroy(session)
+        return status == 0 || status == SIGTERM || status == SIGINT || status == SIGHUP ? 0 : 1
+    }
+
+    /// Tells the kernel to forget what a source change made stale. Called from the watcher's
+    /// thread, never inside a request handler (where it could deadlock).
+    public func invalidate(_ invalidations: [Invalidation]) {
+        for invalidation in invalidations {
+            switch invalidation {
+            case .entry(let parent, let name):
+                _ = name.withUnsafeBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: CChar.self) {
+                        fuse_lowlevel_notify_inval_entry(session, fuse_ino_t(parent), $0.baseAddress, name.count)
+                    }
+                }
+            case .inode(let inode):
+                _ = fuse_lowlevel_notify_inval_inode(session, fuse_ino_t(inode), 0, 0)
+            }
+        }
+    }
+
+    /// libfuse's own messages go through our log (one line each, syslog in the background).
+    private static func routeLibfuseLog() {
+        fuse_set_log_func { level, format, arguments in
+            var buffer = [CChar](repeating: 0, count: 1024)
+            guard let format, let arguments else { return }
+            _ = vsnprintf(&buffer, buffer.count, format, arguments)
+            let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.trimmingCharacters(in: "\n")
+            if level.rawValue <= FUSE_LOG_ERR.rawValue { Log.error(message) } else if level.rawValue <= FUSE_LOG_NOTICE.rawValue { Log.info(message) } else { Log.debug(message) }
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        var result = Substring(self)
+        while result.last == character { result = result.dropLast() }
+        return String(result)
+    }
+}

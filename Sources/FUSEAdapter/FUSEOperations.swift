@@ -1,0 +1,130 @@
+internal import CFUSE
+import AssetFS
+import Glibc
+import Posix
+import Synchronization
+
+/// The libfuse low-level callbacks, turning each kernel request into a call on the
+/// `AssetFileSystem` and its result into one reply. Open files are kept here by handle.
+final class FUSEOperations: Sendable {
+    let fileSystem: AssetFileSystem
+    private let openFiles = Mutex<[UInt64: OpenFile]>([:])
+    private let nextHandle = Atomic<UInt64>(1)
+
+    init(fileSystem: AssetFileSystem) { self.fileSystem = fileSystem }
+
+    func remember(_ file: OpenFile) -> UInt64 {
+        let handle = nextHandle.wrappingAdd(1, ordering: .relaxed).oldValue
+        openFiles.withLock { $0[handle] = file }
+        return handle
+    }
+
+    func openFile(_ handle: UInt64) -> OpenFile? { openFiles.withLock { $0[handle] } }
+    func forget(_ handle: UInt64) -> OpenFile? { openFiles.withLock { $0.removeValue(forKey: handle) } }
+
+    static func name(_ pointer: UnsafePointer<CChar>) -> [UInt8] {
+        Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))
+    }
+
+    /// The callback table. Closures capture nothing: the adapter comes from the session userdata.
+    static func table() -> fuse_lowlevel_ops {
+        var ops = fuse_lowlevel_ops()
+        ops.lookup = { req, parent, name in
+            let request = Request(raw: req!)
+            request.adapter.fileSystem.lookup(parent: UInt64(parent), name: FUSEOperations.name(name!)) { request.replyEntry($0) }
+        }
+        ops.getattr = { req, ino, _ in
+            let request = Request(raw: req!)
+            request.adapter.fileSystem.getattr(UInt64(ino)) { request.replyAttributes($0) }
+        }
+        ops.open = { req, ino, fi in
+            let request = Request(raw: req!)
+            guard fi!.pointee.flags & O_ACCMODE == O_RDONLY else { return request.reply(error: .readOnlyFileSystem) }
+            let info = FileInfo(raw: fi!)
+            request.adapter.fileSystem.open(UInt64(ino)) { result in
+                switch result {
+                case .failure(let error): request.reply(error: error)
+                case .success(let file):
+                    info.raw.pointee.fh = request.adapter.remember(file)
+                    // Renditions and originals are immutable until their source changes, and
+                    // then the kernel is told: let it keep pages across opens.
+                    info.raw.pointee.keep_cache = 1
+                    if fuse_reply_open(request.raw, info.raw) != 0, let file = request.adapter.forget(info.raw.pointee.fh) {
+                        request.adapter.fileSystem.release(file)  // the opener went away
+                    }
+                }
+            }
+        }
+        ops.read = { req, _, size, offset, fi in
+            let request = Request(raw: req!)
+            guard let file = request.adapter.openFile(fi!.pointee.fh) else { return request.reply(error: .badFileDescriptor) }
+            switch request.adapter.fileSystem.read(file, size: size, offset: Int64(offset)) {
+            case .success(let bytes): request.reply(bytes: bytes)
+            case .failure(let error): request.reply(error: error)
+            }
+        }
+        ops.release = { req, _, fi in
+            let request = Request(raw: req!)
+            if let file = request.adapter.forget(fi!.pointee.fh) { request.adapter.fileSystem.release(file) }
+            request.reply(error: Errno(rawValue: 0))
+        }
+        ops.readdir = { req, ino, size, offset, _ in
+            let request = Request(raw: req!)
+            switch request.adapter.fileSystem.list(UInt64(ino)) {
+            case .failure(let error): request.reply(error: error)
+            case .success(let entries): request.reply(bytes: FUSEOperations.directoryBuffer(req!, ino: UInt64(ino), entries, size: size, offset: Int(offset)))
+            }
+        }
+        ops.statfs = { req, _ in
+            let request = Request(raw: req!)
+            var info = statvfs()
+            _ = request.adapter.fileSystem.root.withCString { statvfs($0, &info) }
+            info.f_bfree = 0  // read-only: nothing can be written here
+            info.f_bavail = 0
+            info.f_ffree = 0
+            info.f_favail = 0
+            info.f_namemax = 255
+            fuse_reply_statfs(req, &info)
+        }
+        ops.getxattr = { req, ino, name, size in
+            let request = Request(raw: req!)
+            switch request.adapter.fileSystem.extendedAttribute(UInt64(ino), name: FUSEOperations.name(name!)) {
+            case .success(let value): request.replyAttribute(value, size: size)
+            case .failure(let error): request.reply(error: error)
+            }
+        }
+        ops.listxattr = { req, ino, size in
+            let request = Request(raw: req!)
+            let names = request.adapter.fileSystem.extendedAttributeNames(UInt64(ino)).flatMap { $0 + [UInt8(0)] }
+            request.replyAttribute(names, size: size)
+        }
+        return ops
+    }
+
+    /// Packs entries from `offset` on (with `.` and `..` first) into at most `size` bytes.
+    static func directoryBuffer(_ req: fuse_req_t, ino: UInt64, _ entries: [ListingEntry], size: Int, offset: Int) -> [UInt8] {
+        let all = [ListingEntry(name: [0x2E], inode: ino, isDirectory: true),
+                   ListingEntry(name: [0x2E, 0x2E], inode: ino, isDirectory: true)] + entries
+        var buffer = [UInt8](repeating: 0, count: size)
+        var used = 0
+        for index in offset..<max(offset, all.count) {
+            var st = Glibc.stat()
+            st.st_ino = ino_t(all[index].inode)
+            st.st_mode = all[index].isDirectory ? S_IFDIR : S_IFREG
+            let needed = (all[index].name + [0]).withUnsafeBufferPointer { name in
+                buffer.withUnsafeMutableBytes { raw in
+                    fuse_add_direntry(req, raw.baseAddress!.assumingMemoryBound(to: CChar.self) + used, size - used,
+                                      UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &st, off_t(index + 1))
+                }
+            }
+            if used + needed > size { break }
+            used += needed
+        }
+        return Array(buffer.prefix(used))
+    }
+}
+
+/// The kernel's file info for one open, carried to the thread that answers it.
+struct FileInfo: @unchecked Sendable {
+    let raw: UnsafeMutablePointer<fuse_file_info>
+}

@@ -1,0 +1,71 @@
+internal import CFUSE
+import AssetFS
+import Glibc
+import Posix
+
+/// One kernel request, answered exactly once by one of the `reply` methods (as libfuse's
+/// examples do: an inner function computes a result or an errno, the handler sends it).
+/// It may travel to another thread and be answered there.
+struct Request: @unchecked Sendable {
+    let raw: fuse_req_t
+
+    /// Entries and attributes rarely change, and when the source does the kernel is told
+    /// (notify_inval_*), so the kernel may keep them long.
+    static let timeout = 3600.0
+
+    var adapter: FUSEOperations { Unmanaged<FUSEOperations>.fromOpaque(fuse_req_userdata(raw)!).takeUnretainedValue() }
+
+    func reply(error: Errno) { fuse_reply_err(raw, error.rawValue) }
+
+    func replyEntry(_ result: Result<Attributes, Errno>) {
+        switch result {
+        case .failure(let error): reply(error: error)
+        case .success(let attributes):
+            var entry = fuse_entry_param()
+            entry.ino = fuse_ino_t(attributes.inode)
+            entry.generation = 1
+            entry.attr = Self.stat(attributes)
+            entry.attr_timeout = Self.timeout
+            entry.entry_timeout = Self.timeout
+            fuse_reply_entry(raw, &entry)
+        }
+    }
+
+    func replyAttributes(_ result: Result<Attributes, Errno>) {
+        switch result {
+        case .failure(let error): reply(error: error)
+        case .success(let attributes):
+            var st = Self.stat(attributes)
+            fuse_reply_attr(raw, &st, Self.timeout)
+        }
+    }
+
+    func reply(bytes: [UInt8]) {
+        bytes.withUnsafeBytes { _ = fuse_reply_buf(raw, $0.baseAddress, $0.count) }
+    }
+
+    /// The answer to a size probe (`size` 0) or the bytes, or ERANGE when they do not fit.
+    func replyAttribute(_ value: [UInt8], size: Int) {
+        if size == 0 { fuse_reply_xattr(raw, value.count) }
+        else if value.count > size { reply(error: .range) }
+        else { reply(bytes: value) }
+    }
+
+    static func stat(_ attributes: Attributes) -> Glibc.stat {
+        var st = Glibc.stat()
+        st.st_ino = ino_t(attributes.inode)
+        st.st_mode = (attributes.isDirectory ? S_IFDIR : S_IFREG) | mode_t(attributes.permissions)
+        st.st_nlink = nlink_t(attributes.linkCount)
+        st.st_uid = attributes.userID
+        st.st_gid = attributes.groupID
+        st.st_size = off_t(attributes.size)
+        st.st_blksize = 4096
+        st.st_blocks = blkcnt_t((attributes.size + 511) / 512)
+        let time = timespec(tv_sec: Int(attributes.modificationNanoseconds / 1_000_000_000),
+                            tv_nsec: Int(attributes.modificationNanoseconds % 1_000_000_000))
+        st.st_mtim = time
+        st.st_atim = time
+        st.st_ctim = time
+        return st
+    }
+}

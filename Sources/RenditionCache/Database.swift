@@ -1,0 +1,96 @@
+internal import CSQLite
+import Posix
+
+/// An SQLite error, keeping SQLite's result code and message and the SQL that failed.
+public struct DatabaseError: Error, CustomStringConvertible, Sendable {
+    public var code: Int32
+    public var message: String
+    public var sql: String
+
+    public var description: String { "SQLite error \(code): \(message) (\(sql))" }
+    /// The disk (or the quota) is full: the cache can serve from memory but not store.
+    public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR }
+    /// The file is not a database, or is damaged: move it aside and start again.
+    public var isCorruption: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
+}
+
+/// The one owner of an SQLite connection (as in GRDB): opened in `init`, closed in `deinit`.
+/// Not thread-safe by itself; `RenditionStore` serialises access.
+final class Database {
+    private let handle: OpaquePointer
+
+    init(path: FilePath) throws(DatabaseError) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }
+        guard code == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close(handle)
+            throw DatabaseError(code: code, message: message, sql: "open \(path)")
+        }
+        self.handle = handle
+        sqlite3_extended_result_codes(handle, 1)
+        // "This routine sets a busy handler that sleeps and tries again until at least ms
+        // milliseconds of sleeping have accumulated": a mount and `assetfs warm` share the file.
+        sqlite3_busy_timeout(handle, 30_000)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    func execute(_ sql: String) throws(DatabaseError) {
+        var error: UnsafeMutablePointer<CChar>?
+        let code = sqlite3_exec(handle, sql, nil, nil, &error)
+        guard code == SQLITE_OK else {
+            let message = error.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(error)
+            throw DatabaseError(code: code, message: message, sql: sql)
+        }
+    }
+
+    /// Runs `sql` with `bindings`, calling `row` for each result row.
+    func query(_ sql: String, _ bindings: [Value] = [], row: (Row) -> Void = { _ in }) throws(DatabaseError) {
+        var statement: OpaquePointer?
+        var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code, sql) }
+        defer { sqlite3_finalize(statement) }
+        for (index, value) in bindings.enumerated() {
+            let position = Int32(index + 1)
+            switch value {
+            case .integer(let v): code = sqlite3_bind_int64(statement, position, v)
+            case .text(let v): code = csqlite_bind_text(statement, position, v)
+            case .blob(let v): code = v.withUnsafeBytes { csqlite_bind_blob(statement, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count)) }
+            case .null: code = sqlite3_bind_null(statement, position)
+            }
+            guard code == SQLITE_OK else { throw error(code, sql) }
+        }
+        while true {
+            code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return }
+            guard code == SQLITE_ROW else { throw error(code, sql) }
+            row(Row(statement: statement))
+        }
+    }
+
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    private func error(_ code: Int32, _ sql: String) -> DatabaseError {
+        DatabaseError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
+    }
+
+    enum Value {
+        case integer(Int64), text(String), blob([UInt8]), null
+    }
+
+    /// A result row, valid only inside the `query` callback.
+    struct Row {
+        let statement: OpaquePointer
+        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        func text(_ column: Int32) -> String { sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "" }
+        func blob(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: bytes, count: count))
+        }
+    }
+}

@@ -1,0 +1,175 @@
+import Glibc
+import Posix
+import Synchronization
+
+/// What the cache remembers about a rendition key, for good: the rendition's byte count, or why it
+/// could not be made. Eviction drops bytes, never outcomes, so sizes stay known (renditions are
+/// deterministic: evicted bytes render again identically) and broken photos are not decoded twice.
+public enum Outcome: Equatable, Sendable {
+    case rendered(size: Int)
+    case failed(reason: String)
+}
+
+/// An opaque cache key. Built outside the store (source identity + spec + renderer version).
+public struct CacheKey: Hashable, Sendable {
+    public var bytes: [UInt8]
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// The on-disk rendition cache: one SQLite file (WAL) holding blobs under opaque keys.
+///
+/// Eviction policy: least recently used first, by blob, until the total is under `capacity`; a blob
+/// read in the last minute counts as used now. Each write is one transaction, so a crash at any
+/// moment leaves either the whole rendition or none of it. One serialised connection: the simple
+/// thing, until contention shows in measurements.
+public final class RenditionStore: Sendable {
+    public let path: FilePath
+    public let capacity: Int64
+    private let database: Mutex<Database>
+
+    public struct Statistics: Sendable {
+        public var bytes: Int64
+        public var entries: Int
+        /// Seconds since the epoch of the least recently used blob, if any.
+        public var oldestUse: Int64?
+        public var outcomes: Int
+    }
+
+    /// Opens (or creates) the cache at `path`; folder 0700, file 0600. A file that is not a valid
+    /// database is moved aside with a warning and a new one made.
+    public init(path: FilePath, capacity: Int64) throws(DatabaseError) {
+        self.path = path
+        self.capacity = capacity
+        let folder = FilePath(bytes: Array(path.bytes[..<(path.bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
+        if !folder.isEmpty { try? Directory.create(folder, permissions: 0o700) }
+        let old = umask(0o077)
+        defer { umask(old) }
+        do {
+            database = Mutex(try Self.open(path))
+        } catch where error.isCorruption {
+            let aside = FilePath(bytes: path.bytes + Array(".corrupt-\(time(nil))".utf8))
+            Log.warning("\(path): cache is damaged (\(error.message)); moved aside to \(aside) and starting a new one")
+            _ = path.withCString { from in aside.withCString { to in rename(from, to) } }
+            for suffix in ["-wal", "-shm"] { _ = FilePath(bytes: path.bytes + Array(suffix.utf8)).withCString { unlink($0) } }
+            database = Mutex(try Self.open(path))
+        }
+    }
+
+    private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
+        let db = try Database(path: path)
+        var check = ""
+        try db.query("PRAGMA quick_check") { check = $0.text(0) }
+        guard check == "ok" else { throw DatabaseError(code: 11 /* SQLITE_CORRUPT */, message: check, sql: "PRAGMA quick_check") }
+        try db.execute("""
+            PRAGMA journal_mode = WAL;
+            PRAGMA synchronous = NORMAL;
+            CREATE TABLE IF NOT EXISTS blobs(key BLOB NOT NULL UNIQUE, data BLOB NOT NULL, size INTEGER NOT NULL, last_used INTEGER NOT NULL);
+            CREATE INDEX IF NOT EXISTS blobs_by_use ON blobs(last_used);
+            CREATE TABLE IF NOT EXISTS outcomes(key BLOB PRIMARY KEY, size INTEGER, failure TEXT) WITHOUT ROWID;
+            CREATE TABLE IF NOT EXISTS usage(id INTEGER PRIMARY KEY CHECK (id = 0), bytes INTEGER NOT NULL);
+            INSERT OR IGNORE INTO usage VALUES (0, 0);
+            CREATE TRIGGER IF NOT EXISTS blobs_added AFTER INSERT ON blobs BEGIN UPDATE usage SET bytes = bytes + NEW.size; END;
+            CREATE TRIGGER IF NOT EXISTS blobs_removed AFTER DELETE ON blobs BEGIN UPDATE usage SET bytes = bytes - OLD.size; END;
+            """)
+        return db
+    }
+
+    /// Every known outcome, for loading at mount time.
+    public func allOutcomes() throws(DatabaseError) -> [CacheKey: Outcome] {
+        var result: [CacheKey: Outcome] = [:]
+        try database.withLock { db throws(DatabaseError) in
+            try db.query("SELECT key, size, failure FROM outcomes") { row in
+                result[CacheKey(row.blob(0))] = row.isNull(1) ? .failed(reason: row.text(2)) : .rendered(size: Int(row.integer(1)))
+            }
+        }
+        return result
+    }
+
+    public func outcome(for key: CacheKey) throws(DatabaseError) -> Outcome? {
+        var result: Outcome?
+        try database.withLock { db throws(DatabaseError) in
+            try db.query("SELECT size, failure FROM outcomes WHERE key = ?", [.blob(key.bytes)]) { row in
+                result = row.isNull(0) ? .failed(reason: row.text(1)) : .rendered(size: Int(row.integer(0)))
+            }
+        }
+        return result
+    }
+
+    /// The cached bytes, if still there; marks them used.
+    public func bytes(for key: CacheKey) throws(DatabaseError) -> [UInt8]? {
+        var result: [UInt8]?
+        let now = Int64(time(nil))
+        try database.withLock { db throws(DatabaseError) in
+            try db.query("SELECT data FROM blobs WHERE key = ?", [.blob(key.bytes)]) { result = $0.blob(0) }
+            if result != nil {
+                try db.query("UPDATE blobs SET last_used = ? WHERE key = ? AND last_used < ?", [.integer(now), .blob(key.bytes), .integer(now - 60)])
+            }
+        }
+        return result
+    }
+
+    /// Stores a rendition and its size in one transaction, then evicts down to the capacity.
+    public func store(_ bytes: [UInt8], for key: CacheKey) throws(DatabaseError) {
+        try transaction { db throws(DatabaseError) in
+            try db.query("INSERT INTO blobs(key, data, size, last_used) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
+                         [.blob(key.bytes), .blob(bytes), .integer(Int64(bytes.count)), .integer(Int64(time(nil)))])
+            try db.query("INSERT OR REPLACE INTO outcomes(key, size, failure) VALUES (?, ?, NULL)", [.blob(key.bytes), .integer(Int64(bytes.count))])
+            try Self.evict(db, to: capacity)
+        }
+    }
+
+    public func storeFailure(_ reason: String, for key: CacheKey) throws(DatabaseError) {
+        try transaction { db throws(DatabaseError) in
+            try db.query("INSERT OR REPLACE INTO outcomes(key, size, failure) VALUES (?, NULL, ?)", [.blob(key.bytes), .text(reason)])
+        }
+    }
+
+    public func statistics() throws(DatabaseError) -> Statistics {
+        var stats = Statistics(bytes: 0, entries: 0, oldestUse: nil, outcomes: 0)
+        try database.withLock { db throws(DatabaseError) in
+            try db.query("SELECT bytes FROM usage") { stats.bytes = $0.integer(0) }
+            try db.query("SELECT count(*), min(last_used) FROM blobs") { row in
+                stats.entries = Int(row.integer(0))
+                stats.oldestUse = row.isNull(1) ? nil : row.integer(1)
+            }
+            try db.query("SELECT count(*) FROM outcomes") { stats.outcomes = Int($0.integer(0)) }
+        }
+        return stats
+    }
+
+    /// Evicts down to `capacity` (it happens on every store anyway; this is for a lowered cap).
+    public func prune() throws(DatabaseError) {
+        try transaction { db throws(DatabaseError) in try Self.evict(db, to: capacity) }
+    }
+
+    /// Drops everything, outcomes included.
+    public func clear() throws(DatabaseError) {
+        try transaction { db throws(DatabaseError) in
+            try db.execute("DELETE FROM blobs; DELETE FROM outcomes;")
+        }
+        try database.withLock { db throws(DatabaseError) in try db.execute("VACUUM") }
+    }
+
+    private func transaction(_ body: (Database) throws(DatabaseError) -> Void) throws(DatabaseError) {
+        try database.withLock { db throws(DatabaseError) in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(DatabaseError) {
+                try body(db)
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    private static func evict(_ db: Database, to capacity: Int64) throws(DatabaseError) {
+        while true {
+            var total: Int64 = 0
+            try db.query("SELECT bytes FROM usage") { total = $0.integer(0) }
+            guard total > capacity else { return }
+            try db.query("DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs ORDER BY last_used, rowid LIMIT 32)")
+            if db.changes == 0 { return }
+        }
+    }
+}
