@@ -168,7 +168,7 @@ public final class RenditionStore: Sendable {
             var total: Int64 = 0
             try db.query("SELECT bytes FROM usage") { total = $0.integer(0) }
             guard total > capacity else { return }
-            try db.query("DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs ORDER BY last_used, rowid LIMIT 32)")
+            try db.query("DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs ORDER BY last_used, rowid LIMIT 1)")
             if db.changes == 0 { return }
         }
     }
