@@ -208,6 +208,17 @@ int ajpeg_read_rows(ajpeg_decoder *d, uint8_t *rows, int max_rows, int *rows_rea
     return 0;
 }
 
+int ajpeg_finish(ajpeg_decoder *d) {
+    if (setjmp(d->err.jump)) return -1;
+    j_decompress_ptr c = &d->cinfo;
+    if (c->output_scanline < c->output_height) {
+        JSAMPARRAY row = (*c->mem->alloc_sarray)((j_common_ptr)c, JPOOL_IMAGE, c->output_width * c->output_components, 1);
+        while (c->output_scanline < c->output_height) jpeg_read_scanlines(c, row, 1);
+    }
+    jpeg_finish_decompress(c); /* reads to EOI, so damage at the end is reported too */
+    return 0;
+}
+
 /* ---- encoder: a destination manager growing its own buffer ---- */
 
 typedef struct {

@@ -59,6 +59,17 @@ final class JPEGDecoder {
         return Int(read)
     }
 
+    /// Reads the rest of the stream to its end, so damage there is reported. A fatal error this
+    /// late is only a warning: the image is already made.
+    func finish() {
+        if ajpeg_finish(decoder) != 0 {
+            let message = String(cString: ajpeg_decoder_error(decoder))
+            lateErrors.append(message)
+        }
+    }
+
+    private(set) var lateErrors: [String] = []
+
     /// Corrupt-data warnings so far (the data decoded anyway), with the first one's text.
     var warnings: (count: Int, first: String) {
         var first: UnsafePointer<CChar>?

@@ -73,11 +73,13 @@ public struct Renderer: Sendable {
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: target.width * target.height * channels)
         defer { pixels.deallocate() }
         try resample(decoder, into: pixels, target: target, channels: channels, colour: colour)
+        decoder.finish()
 
         let jpeg = try encode(pixels, stored: target, upright: uprightTarget, channels: channels,
                               orientation: orientation, quality: spec.quality, icc: icc, name: name)
         let warnings = decoder.warnings
-        return Rendition(jpeg: jpeg, size: uprightTarget, warnings: warnings.count > 0 ? ["\(warnings.first) (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))"] : [])
+        let summary = warnings.count > 0 ? ["\(warnings.first) (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))"] : []
+        return Rendition(jpeg: jpeg, size: uprightTarget, warnings: summary + decoder.lateErrors)
     }
 
     private func reserveCoefficientMemory(_ bytes: Int, name: String) throws(RenditionError) -> MemoryBudget.Reservation? {

@@ -33,6 +33,8 @@ int ajpeg_read_header(ajpeg_decoder *d, ajpeg_header *out);
 int ajpeg_start(ajpeg_decoder *d, int scale_denom, long max_memory, int *out_width, int *out_height, int *out_components);
 /* Reads up to `max_rows` rows of out_width*out_components bytes into `rows`. */
 int ajpeg_read_rows(ajpeg_decoder *d, uint8_t *rows, int max_rows, int *rows_read);
+/* Reads what is left of the image and the stream up to EOI. */
+int ajpeg_finish(ajpeg_decoder *d);
 /* The embedded ICC profile (malloc'd, caller frees), or NULL. Valid after ajpeg_read_header. */
 int ajpeg_icc_profile(ajpeg_decoder *d, uint8_t **data, unsigned *length);
 
