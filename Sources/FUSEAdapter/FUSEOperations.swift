@@ -40,16 +40,19 @@ final class FUSEOperations: Sendable {
         ops.open = { req, ino, fi in
             let request = Request(raw: req!)
             guard fi!.pointee.flags & O_ACCMODE == O_RDONLY else { return request.reply(error: .readOnlyFileSystem) }
-            let info = FileInfo(raw: fi!)
+            // libfuse's fuse_file_info lives on the handler's stack: the reply, which may come
+            // later from a render thread, gets a copy.
+            let info = FileInfo(value: fi!.pointee)
             request.adapter.fileSystem.open(UInt64(ino)) { result in
                 switch result {
                 case .failure(let error): request.reply(error: error)
                 case .success(let file):
-                    info.raw.pointee.fh = request.adapter.remember(file)
+                    var reply = info.value
+                    reply.fh = request.adapter.remember(file)
                     // Renditions and originals are immutable until their source changes, and
                     // then the kernel is told: let it keep pages across opens.
-                    info.raw.pointee.keep_cache = 1
-                    if fuse_reply_open(request.raw, info.raw) != 0, let file = request.adapter.forget(info.raw.pointee.fh) {
+                    reply.keep_cache = 1
+                    if fuse_reply_open(request.raw, &reply) != 0, let file = request.adapter.forget(reply.fh) {
                         request.adapter.fileSystem.release(file)  // the opener went away
                     }
                 }
@@ -124,7 +127,7 @@ final class FUSEOperations: Sendable {
     }
 }
 
-/// The kernel's file info for one open, carried to the thread that answers it.
+/// A copy of the kernel's file info for one open, carried to the thread that answers it.
 struct FileInfo: @unchecked Sendable {
-    let raw: UnsafeMutablePointer<fuse_file_info>
+    let value: fuse_file_info
 }
