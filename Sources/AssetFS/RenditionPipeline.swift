@@ -1,4 +1,4 @@
-import Dispatch
+import PhotoSource
 import Posix
 import RenditionCache
 import Renditions
@@ -77,15 +77,6 @@ public final class RenditionPipeline: Sendable {
         pool.submit { [self] in complete(key, with: produce(request, key: key)) }
     }
 
-    /// Blocking form of `fetch`, for `assetfs warm` and tests.
-    public func bytes(_ request: RenditionRequest) -> Result<[UInt8], RenditionUnavailable> {
-        let box = Mutex<Result<[UInt8], RenditionUnavailable>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        fetch(request) { result in box.withLock { $0 = result }; done.signal() }
-        done.wait()
-        return box.withLock { $0! }
-    }
-
     private func cachedBytes(_ key: CacheKey) -> [UInt8]? {
         guard let store else { return nil }
         do { return try store.bytes(for: key) } catch {
@@ -98,18 +89,41 @@ public final class RenditionPipeline: Sendable {
         // Another process (assetfs warm) may have stored it since we looked.
         if let bytes = cachedBytes(key) { return .success(bytes) }
         Statistics.bump(statistics.renders)
+        let file: FileDescriptor
+        do { file = try FileDescriptor.openReadOnly(request.source) } catch {
+            return fail(key, RenditionError(.unreadable, path: request.source.description, reason: error.description))
+        }
+        defer { file.close() }
         do {
-            let rendition = try renderer.render(request.source, spec: request.spec)
+            let before = try? file.status()
+            let rendition = try renderer.render(file, spec: request.spec, name: request.source.description)
+            let after = try? file.status()
+            // A source rewritten under us could give a mix of old and new: serve nothing rather
+            // than that. A source that changed since the scan renders fine but is not cached under
+            // the old identity; the rescan brings the new one.
+            guard let before, let after, Self.identity(before) == Self.identity(after) else {
+                return .failure(RenditionUnavailable(reason: "\(request.source): the photo changed while it was being rendered"))
+            }
             for warning in rendition.warnings { Log.warning("\(request.source): \(warning); rendered anyway") }
-            keep(rendition.jpeg, for: key)
+            if Self.identity(after) == request.photo.identity { keep(rendition.jpeg, for: key) }
             return .success(rendition.jpeg)
         } catch {
-            Statistics.bump(statistics.renderFailures)
-            Log.error(error.description)
-            do { try store?.storeFailure(error.description, for: key) } catch { noteStoreFailure(error) }
-            state.withLock { $0.outcomes[key] = .failed(reason: error.description) }
-            return .failure(RenditionUnavailable(reason: error.description))
+            return fail(key, error)
         }
+    }
+
+    private static func identity(_ status: FileStatus) -> SourceIdentity {
+        SourceIdentity(inode: status.inode, size: status.size, modificationNanoseconds: status.modificationNanoseconds)
+    }
+
+    /// A photo that cannot be rendered: logged once with its path, remembered (in the store too)
+    /// until its source changes, so it is not decoded on every access.
+    private func fail(_ key: CacheKey, _ error: RenditionError) -> Result<[UInt8], RenditionUnavailable> {
+        Statistics.bump(statistics.renderFailures)
+        Log.error(error.description)
+        do { try store?.storeFailure(error.description, for: key) } catch { noteStoreFailure(error) }
+        state.withLock { $0.outcomes[key] = .failed(reason: error.description) }
+        return .failure(RenditionUnavailable(reason: error.description))
     }
 
     private func keep(_ bytes: [UInt8], for key: CacheKey) {
