@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// A fixed number of threads running submitted jobs in order: renders run about one per core,
 /// never one thread per request. Threads start on first use (after the daemon has forked).
@@ -27,6 +28,7 @@ final class WorkerPool: @unchecked Sendable {
     }
 
     private func work() {
+        Signals.blockTerminationInCurrentThread()
         while true {
             condition.lock()
             while head == jobs.count { condition.wait() }

@@ -42,6 +42,7 @@ public final class SourceWatcher: @unchecked Sendable {
     }
 
     private func run() {
+        Signals.blockTerminationInCurrentThread()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         while true {
             guard inotify >= 0 else {
