@@ -10,9 +10,11 @@ public enum AssetFSCommand {
             case "--version", "-V":
                 print(version)
                 return 0
-            case "--help", "-h", nil:
+            case nil:
+                throw UsageError("missing SOURCE and MOUNTPOINT: usage is 'assetfs [OPTIONS] SOURCE MOUNTPOINT', e.g. 'assetfs ~/Pictures /mnt/assets' (see 'assetfs --help')")
+            case "--help", "-h":
                 print(Help.text)
-                return arguments.isEmpty ? 2 : 0
+                return 0
             case "render":
                 if arguments.contains("--help") { print(RenderCommand.usage); return 0 }
                 return try RenderCommand(arguments: Array(arguments.dropFirst())).run()

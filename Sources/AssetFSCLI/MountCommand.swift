@@ -26,6 +26,10 @@ struct MountCommand {
         }
         try Self.checkMountpoint(mountpoint)
         Log.configure(destination: .standardError, debug: arguments.debug)
+        let fsname = realSourceName(source)
+        let libfuseArguments = ["assetfs", "-o", "fsname=\(fsname),subtype=assetfs"] + arguments.libfuseArguments.dropFirst()
+            + ["-o", "ro,nodev,nosuid,default_permissions"]
+        do { try FUSEMount.validate(libfuseArguments: libfuseArguments) } catch { throw UsageError(error.message) }
 
         let realSource = (try? source.resolved()) ?? source
         let store: RenditionStore?
@@ -40,21 +44,26 @@ struct MountCommand {
                                              renderThreads: ProcessEnvironment.processorCount)
         } catch { throw UsageError("SOURCE '\(source)': cannot scan: \(error)") }
 
-        // libfuse's option parser takes a backslash as an escape: a comma in a path must not split it.
-        let fsname = realSource.description.flatMap { $0 == "," || $0 == "\\" ? ["\\", $0] : [$0] }.map(String.init).joined()
-        let libfuseArguments = ["assetfs", "-o", "fsname=\(fsname),subtype=assetfs"] + arguments.libfuseArguments.dropFirst()
-            + ["-o", "ro,nodev,nosuid,default_permissions"]
         let mount: FUSEMount
         do { mount = try FUSEMount(fileSystem: fileSystem, mountpoint: mountpoint, libfuseArguments: libfuseArguments) } catch {
             throw UsageError(error.message)
         }
         let foreground = arguments.foreground || arguments.debug
         let catalog = fileSystem.currentCatalog
-        return mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded) {
+        let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded) {
             if !foreground { Log.configure(destination: .syslog, debug: false) }
             Log.info("mounted \(realSource) on \(mountpoint): \(catalog.albums.count) albums, \(catalog.library.photoCount) photos, \(catalog.library.skipped) files skipped")
             Self.watch(fileSystem, mount)
         }
+        store?.checkpoint()
+        Log.info("unmounted \(mountpoint)")
+        return status
+    }
+
+    /// The source's real path as libfuse's option parser needs it: a backslash escapes, so a comma
+    /// in the path must not split the option list.
+    private func realSourceName(_ source: FilePath) -> String {
+        ((try? source.resolved()) ?? source).description.flatMap { $0 == "," || $0 == "\\" ? ["\\", $0] : [$0] }.map(String.init).joined()
     }
 
     /// Keeps the mount in step with the source: rescan on change, tell the kernel what went stale.

@@ -10,6 +10,13 @@
 
 #define INPUT_CHUNK 65536
 #define MAX_WARNINGS 10000  /* a stream that keeps warning is treated as hostile */
+/* Every scan of a progressive/multi-scan file costs a pass over the whole image, however few
+ * bytes it is, so the scan count bounds the decode time. Real encoders write at most a few
+ * dozen (libjpeg's default progressive script: 10; cjpeg/jpegtran accept at most 100). */
+#define MAX_SCANS 100
+/* jpeg_save_markers keeps every APP2 segment in memory, with no total limit in libjpeg: cap what
+ * is read before the first scan (the largest ICC profile is 255 x 65519 bytes = 16 MiB). */
+#define MAX_HEADER_BYTES (64L << 20)
 
 typedef struct {
     struct jpeg_error_mgr pub;
@@ -44,12 +51,23 @@ static void bridge_error_init(bridge_error *err) {
     err->warnings = 0;
 }
 
+/* libjpeg calls this between iMCU rows while it absorbs a multi-scan file. */
+static void on_progress(j_common_ptr cinfo) {
+    j_decompress_ptr c = (j_decompress_ptr)cinfo;
+    if (c->input_scan_number > MAX_SCANS) {
+        bridge_error *err = (bridge_error *)cinfo->err;
+        snprintf(err->message, sizeof err->message, "too many scans (more than %d)", MAX_SCANS);
+        longjmp(err->jump, 1);
+    }
+}
+
 /* ---- decoder: a source manager that pulls the file in chunks ---- */
 
 typedef struct {
     struct jpeg_source_mgr pub;
     int fd;
     off_t offset;
+    long header_budget; /* > 0 while jpeg_read_header runs: bytes it may still read */
     JOCTET buffer[INPUT_CHUNK];
 } fd_source;
 
@@ -72,6 +90,11 @@ static boolean src_fill(j_decompress_ptr cinfo) {
         src->pub.next_input_byte = fake_eoi; /* as libjpeg's stdio source does */
         src->pub.bytes_in_buffer = 2;
         return TRUE;
+    }
+    if (src->header_budget > 0 && (src->header_budget -= n) <= 0) {
+        bridge_error *err = (bridge_error *)cinfo->err;
+        snprintf(err->message, sizeof err->message, "JPEG headers larger than %ld MiB", MAX_HEADER_BYTES >> 20);
+        longjmp(err->jump, 1);
     }
     src->offset += n;
     src->pub.next_input_byte = src->buffer;
@@ -98,6 +121,7 @@ static void src_term(j_decompress_ptr cinfo) { (void)cinfo; }
 struct ajpeg_decoder {
     struct jpeg_decompress_struct cinfo;
     bridge_error err;
+    struct jpeg_progress_mgr progress;
     fd_source src;
     int created, started;
 };
@@ -117,6 +141,8 @@ ajpeg_decoder *ajpeg_decoder_new(int fd) {
     d->src.pub.resync_to_restart = jpeg_resync_to_restart;
     d->src.pub.term_source = src_term;
     d->cinfo.src = &d->src.pub;
+    d->progress.progress_monitor = on_progress;
+    d->cinfo.progress = &d->progress;
     return d;
 }
 
@@ -154,7 +180,9 @@ static uint64_t coefficient_bytes(j_decompress_ptr c) {
 int ajpeg_read_header(ajpeg_decoder *d, ajpeg_header *out) {
     if (setjmp(d->err.jump)) return -1;
     jpeg_save_markers(&d->cinfo, JPEG_APP0 + 2, 0xFFFF); /* ICC profile chunks */
+    d->src.header_budget = MAX_HEADER_BYTES;
     jpeg_read_header(&d->cinfo, TRUE);
+    d->src.header_budget = 0;
     j_decompress_ptr c = &d->cinfo;
     out->width = (int)c->image_width;
     out->height = (int)c->image_height;

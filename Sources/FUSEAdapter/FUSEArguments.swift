@@ -50,9 +50,17 @@ public struct FUSEArguments: Sendable {
         guard status == 0 else { throw Failure(message: "cannot parse the options (see 'assetfs --help')") }
         source = context.positional.first
         ownOptions = context.own
+        if context.positional.count > 2 {
+            throw Failure(message: "too many arguments: '\(context.positional[2])' (expected SOURCE MOUNTPOINT)")
+        }
         var options = fuse_cmdline_opts()
-        guard cfuse_parse_cmdline(&args, &options) == 0 else {
-            throw Failure(message: "cannot parse the command line (see 'assetfs --help')")
+        // libfuse checks the mountpoint here, with a message that names no fix: ours come later.
+        let (parsedStatus, messages) = LibfuseLog.capturing { cfuse_parse_cmdline(&args, &options) }
+        if parsedStatus != 0 {
+            guard context.positional.count == 2 else {
+                throw Failure(message: "\(messages.first ?? "cannot parse the command line"); see 'assetfs --help'")
+            }
+            mountpoint = context.positional[1]
         }
         if let mount = options.mountpoint { mountpoint = String(cString: mount); free(mount) }
         foreground = options.foreground != 0
@@ -61,9 +69,6 @@ public struct FUSEArguments: Sendable {
         showHelp = options.show_help != 0
         showVersion = options.show_version != 0
         libfuseArguments = (0..<Int(args.argc)).map { String(cString: args.argv[$0]!) }
-        if context.positional.count > 2 {
-            throw Failure(message: "too many arguments: '\(context.positional[2])' (expected SOURCE MOUNTPOINT)")
-        }
     }
 
     static func makeArgs(_ strings: [String]) -> fuse_args {

@@ -13,7 +13,7 @@ public final class FUSEMount: @unchecked Sendable {
 
     /// Creates the session with `libfuseArguments` (program name first) and mounts it.
     public init(fileSystem: AssetFileSystem, mountpoint: String, libfuseArguments: [String]) throws(Failure) {
-        Self.routeLibfuseLog()
+        LibfuseLog.install()
         operations = FUSEOperations(fileSystem: fileSystem)
         self.mountpoint = mountpoint
         var args = FUSEArguments.makeArgs(libfuseArguments)
@@ -33,6 +33,22 @@ public final class FUSEMount: @unchecked Sendable {
             fuse_session_destroy(session)
             throw Failure(message: "cannot mount on \(mountpoint) (is /dev/fuse there, and fuse3 installed?)")
         }
+    }
+
+    /// Checks `libfuseArguments` the way the mount will use them, without mounting: an unknown
+    /// option is one line naming it, before any time is spent scanning the source.
+    public static func validate(libfuseArguments: [String]) throws(Failure) {
+        var ops = fuse_lowlevel_ops()
+        let (session, messages) = LibfuseLog.capturing { () -> OpaquePointer? in
+            var args = FUSEArguments.makeArgs(libfuseArguments)
+            defer { fuse_opt_free_args(&args) }
+            return fuse_session_new(&args, &ops, MemoryLayout<fuse_lowlevel_ops>.size, nil)
+        }
+        guard let session else {
+            let reason = messages.first ?? "options refused"
+            throw Failure(message: "\(reason); see 'assetfs --help' for the options")
+        }
+        fuse_session_destroy(session)
     }
 
     /// Goes to the background unless `foreground` (the parent exits once the mount is ready,
@@ -70,24 +86,5 @@ public final class FUSEMount: @unchecked Sendable {
                 _ = fuse_lowlevel_notify_inval_inode(session, fuse_ino_t(inode), 0, 0)
             }
         }
-    }
-
-    /// libfuse's own messages go through our log (one line each, syslog in the background).
-    private static func routeLibfuseLog() {
-        fuse_set_log_func { level, format, arguments in
-            var buffer = [CChar](repeating: 0, count: 1024)
-            guard let format, let arguments else { return }
-            _ = vsnprintf(&buffer, buffer.count, format, arguments)
-            let message = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }.trimmingCharacters(in: "\n")
-            if level.rawValue <= FUSE_LOG_ERR.rawValue { Log.error(message) } else if level.rawValue <= FUSE_LOG_NOTICE.rawValue { Log.info(message) } else { Log.debug(message) }
-        }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in character: Character) -> String {
-        var result = Substring(self)
-        while result.last == character { result = result.dropLast() }
-        return String(result)
     }
 }

@@ -60,6 +60,15 @@ public final class RenditionStore: Sendable {
         var check = ""
         try db.query("PRAGMA quick_check") { check = $0.text(0) }
         guard check == "ok" else { throw DatabaseError(code: 11 /* SQLITE_CORRUPT */, message: check, sql: "PRAGMA quick_check") }
+        // A file cut short can pass quick_check when the cut-off pages are unreachable; its header
+        // still says how long it was. (Only meaningful with no WAL pending: a clean close empties it.)
+        var pages: Int64 = 0, pageSize: Int64 = 0
+        try db.query("PRAGMA page_count") { pages = $0.integer(0) }
+        try db.query("PRAGMA page_size") { pageSize = $0.integer(0) }
+        let walSize = (try? FileStatus(path: FilePath(bytes: path.bytes + Array("-wal".utf8))).size) ?? 0
+        if walSize == 0, let fileSize = try? FileStatus(path: path).size, pages * pageSize > fileSize {
+            throw DatabaseError(code: 11, message: "truncated: \(fileSize) bytes where the header says \(pages * pageSize)", sql: "PRAGMA page_count")
+        }
         try db.execute("""
             PRAGMA journal_mode = WAL;
             PRAGMA synchronous = NORMAL;
@@ -140,6 +149,11 @@ public final class RenditionStore: Sendable {
     /// Evicts down to `capacity` (it happens on every store anyway; this is for a lowered cap).
     public func prune() throws(DatabaseError) {
         try transaction { db throws(DatabaseError) in try Self.evict(db, to: capacity) }
+    }
+
+    /// Writes the WAL back into the database file and empties it: a cleanly stopped cache is one file.
+    public func checkpoint() {
+        database.withLock { db in try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Drops everything, outcomes included.

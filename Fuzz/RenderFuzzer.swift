@@ -1,0 +1,59 @@
+// libFuzzer entry point for the downscaler (`Renditions.Renderer`). Built by Fuzz/build.sh,
+// not by SwiftPM. Each input is written to an unlinked scratch file (the renderer reads by pread
+// from a descriptor; memfd_create is hidden behind _GNU_SOURCE in Swift's Glibc module, so the
+// file lives in /dev/shm, a tmpfs, when there is one) and rendered at two sizes.
+// A RenditionError is the expected answer to hostile input; anything else — a trap, an ASan
+// report, a leak, a hang, a budget reservation not given back — is a bug, and libFuzzer stops
+// with the input saved.
+import Glibc
+import Posix
+import Renditions
+
+/// Small limits: big enough for every legitimate test photo, small enough that an allowed
+/// 50 MP progressive file stays far from libFuzzer's -rss_limit_mb=2048.
+private let budget = MemoryBudget(bytes: 256 << 20)
+private let renderer = Renderer(limits: RenderLimits(maxPixels: 50_000_000, waitForMemory: false), budget: budget)
+private let specs = [RenditionSpec(longestSide: 64, quality: 85), RenditionSpec(longestSide: 1920, quality: 85)]
+
+/// One file reused for every input (truncated each time): no per-run descriptor churn.
+nonisolated(unsafe) private var scratch: Int32 = -1
+
+private func openScratchFile() -> Int32 {
+    for directory in ["/dev/shm", "/tmp"] {
+        var template = Array("\(directory)/render-fuzz-XXXXXX".utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { continue }
+        _ = template.withUnsafeBufferPointer { unlink($0.baseAddress!) }
+        return fd
+    }
+    fatalError("cannot create a scratch file in /dev/shm or /tmp: errno \(errno)")
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    if scratch < 0 { scratch = openScratchFile() }
+    precondition(ftruncate(scratch, 0) == 0, "ftruncate failed: errno \(errno)")
+    var written = 0
+    while written < size {
+        let n = pwrite(scratch, data + written, size - written, off_t(written))
+        precondition(n > 0, "pwrite to the scratch file failed: errno \(errno)")
+        written += n
+    }
+    let file = FileDescriptor(rawValue: scratch)
+    for spec in specs {
+        do {
+            let rendition = try renderer.render(file, spec: spec, name: "fuzz-input")
+            // What a successful render promises: a JPEG, no larger than the box, never empty.
+            precondition(rendition.jpeg.count > 4 && rendition.jpeg[0] == 0xFF && rendition.jpeg[1] == 0xD8,
+                         "render returned something that is not a JPEG")
+            precondition(rendition.size.width >= 1 && rendition.size.height >= 1
+                         && max(rendition.size.width, rendition.size.height) <= spec.longestSide,
+                         "render returned size \(rendition.size) for \(spec)")
+        } catch {
+            _ = error.description  // the message must be formattable (exercises String(cString:) of the C message)
+        }
+        // Every path out of render must give its coefficient-memory reservation back.
+        precondition(budget.unused == budget.capacity, "memory budget leaked: \(budget.capacity - budget.unused) bytes still reserved")
+    }
+    return 0
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Fuzzes the downscaler (Renditions.Renderer) with libFuzzer + ASan/LSan for a bounded time.
+#
+#   bash Fuzz/run.sh [SECONDS]     # default 120; from anywhere
+#
+# Builds Fuzz/.build/render-fuzzer (Fuzz/build.sh), seeds it with every JPEG of
+# ../shared/testdata/{orientation,cameras,malformed} (relative to the repository root; override
+# with FUZZ_TESTDATA=DIR), and runs it with a 10 s per-input timeout, a 2 GiB RSS limit and
+# inputs up to 1 MiB. The growing corpus is kept in Fuzz/.build/corpus between runs (gitignored).
+# A crash, timeout, leak or OOM stops libFuzzer: the input is saved as Fuzz/crashes/<kind>-<sha1>
+# and this script exits non-zero (libFuzzer's status). Replay one with
+#   Fuzz/.build/render-fuzzer Fuzz/crashes/crash-...
+# The full log is Fuzz/.build/fuzz.log; the summary at the end gives executions and coverage
+# (cov = instrumented edges reached, ft = libFuzzer "features").
+# The system libjpeg-turbo and libexif are NOT instrumented: coverage guides only our own C
+# (Sources/CJPEG) and Swift (Posix, Renditions, the entry point); bugs deep in libjpeg are found
+# only when our paths happen to reach them (ASan still sees their heap through malloc).
+set -euo pipefail
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+SECONDS_TO_RUN=${1:-120}
+TESTDATA=${FUZZ_TESTDATA:-$ROOT/../shared/testdata}
+BUILD="$ROOT/Fuzz/.build"
+CRASHES="$ROOT/Fuzz/crashes"
+
+FUZZER=$(bash "$ROOT/Fuzz/build.sh" | tail -n 1)
+
+rm -rf "$BUILD/seeds"
+mkdir -p "$BUILD/seeds" "$BUILD/corpus" "$CRASHES"
+for dir in orientation cameras malformed; do
+    [ -d "$TESTDATA/$dir" ] || { echo "fuzz: no seed folder $TESTDATA/$dir" >&2; exit 2; }
+    find "$TESTDATA/$dir" -maxdepth 1 -type f \( -iname '*.jpg' -o -iname '*.jpeg' \) -exec cp {} "$BUILD/seeds/" \;
+done
+echo "fuzz: $(ls "$BUILD/seeds" | wc -l) seeds, $(ls "$BUILD/corpus" | wc -l) inputs in the kept corpus, ${SECONDS_TO_RUN}s" >&2
+
+# New inputs go to the first folder (corpus); the seeds are only read.
+status=0
+"$FUZZER" "$BUILD/corpus" "$BUILD/seeds" \
+    -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
+    -print_final_stats=1 -artifact_prefix="$CRASHES/" 2>&1 | tee "$BUILD/fuzz.log" || status=$?
+
+echo "---- fuzz summary ----"
+grep -E '^#[0-9]+[[:space:]]+(INITED|DONE)' "$BUILD/fuzz.log" | sed 's/^/  /' || true
+grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|peak_rss_mb)' "$BUILD/fuzz.log" | sed 's/^/  /' || true
+if [ "$status" -ne 0 ]; then
+    echo "fuzz: FAILED (libFuzzer exit $status); input(s) in $CRASHES:" >&2
+    ls -t "$CRASHES" | head -n 5 | sed 's/^/  /' >&2
+fi
+exit "$status"

@@ -1,0 +1,21 @@
+import Posix
+import Testing
+@testable import Renditions
+
+/// Inputs found while fuzzing (Fuzz/crashes/): each must fail fast with a clear error.
+@Suite struct FuzzRegressionTests {
+    static let crashes = TestData.packageRoot + "/Fuzz/crashes"
+
+    /// A legal progressive JPEG with 883 scans: each scan is a pass over the whole image, so the
+    /// decode time grows with the scan count, not the file size. Refused past 100 scans.
+    @Test func endlessScansAreRefused() throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect {
+            _ = try Renderer().render(FilePath(Self.crashes + "/slow-progressive-883-scans-2048x2048.jpg"), spec: RenditionSpec(longestSide: 256))
+        } throws: { error in
+            (error as? RenditionError)?.reason.contains("too many scans") == true
+        }
+        #expect(clock.now - start < .seconds(30), "hang guard")
+    }
+}
