@@ -32,6 +32,7 @@ struct MountCommand {
         do { try FUSEMount.validate(libfuseArguments: libfuseArguments) } catch { throw UsageError(error.message) }
 
         let realSource = (try? source.resolved()) ?? source
+        try Self.checkSeparate(source: realSource, mountpoint: mountpoint, cache: configuration.cachePath(for: realSource))
         let store: RenditionStore?
         do { store = try configuration.openStore(for: realSource) } catch {
             Log.warning("\(configuration.cachePath(for: realSource)): cannot open the cache (\(error)); renditions will be made in memory only")
@@ -89,6 +90,20 @@ struct MountCommand {
         }
         guard status.isDirectory else { throw UsageError("SOURCE '\(source)' is not a folder; give the folder that holds your photos") }
         return path
+    }
+
+    /// The daemon reads SOURCE and the cache; were either under its own mount, it would wait on itself.
+    static func checkSeparate(source: FilePath, mountpoint: String, cache: FilePath) throws(UsageError) {
+        guard let realMountpoint = try? FilePath(mountpoint).resolved() else { return }
+        func isInside(_ path: FilePath, _ folder: FilePath) -> Bool {
+            path == folder || path.bytes.starts(with: folder.bytes + [UInt8(ascii: "/")])
+        }
+        if isInside(realMountpoint, source) || isInside(source, realMountpoint) {
+            throw UsageError("MOUNTPOINT '\(mountpoint)' is SOURCE or inside it (or holds it); mount somewhere else, e.g. /mnt/assets")
+        }
+        if isInside(cache, realMountpoint) {
+            throw UsageError("the cache \(cache) is inside MOUNTPOINT '\(mountpoint)'; choose another -o cache=FILE")
+        }
     }
 
     static func checkMountpoint(_ mountpoint: String) throws(UsageError) {
