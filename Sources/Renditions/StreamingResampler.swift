@@ -30,6 +30,8 @@ struct StreamingResampler {
         defer { input.deallocate() }
         let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: outRowLength)
         defer { accumulator.deallocate() }
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: inputSize.width * c)
+        defer { samples.deallocate() }
 
         var rowsRead = 0
         var lastGood = -1
@@ -38,7 +40,9 @@ struct StreamingResampler {
             while rowsRead < start + count {
                 let slot = ring + (rowsRead % ringRows) * outRowLength
                 if lastGood == rowsRead - 1, try nextRow(input) {
-                    filterRow(input, into: slot)
+                    // Each input sample becomes a Float once, not once per tap.
+                    for i in 0..<inputSize.width * c { samples[i] = Float(input[i]) }
+                    filterRow(samples, into: slot)
                     lastGood = rowsRead
                 } else {
                     // A source that ends early repeats its last row rather than leaving garbage.
@@ -61,7 +65,7 @@ struct StreamingResampler {
     }
 
     @inline(__always)
-    private func filterRow(_ input: UnsafeMutablePointer<UInt8>, into out: UnsafeMutablePointer<Float>) {
+    private func filterRow(_ input: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
         let c = channels
         horizontal.weights.withUnsafeBufferPointer { w in
             horizontal.starts.withUnsafeBufferPointer { starts in
@@ -74,7 +78,7 @@ struct StreamingResampler {
                             let weights = w.baseAddress! + x * stride
                             for k in 0..<counts[x] {
                                 let weight = weights[k]
-                                r += weight * Float(p[0]); g += weight * Float(p[1]); b += weight * Float(p[2])
+                                r += weight * p[0]; g += weight * p[1]; b += weight * p[2]
                                 p += 3
                             }
                             out[x * 3] = r; out[x * 3 + 1] = g; out[x * 3 + 2] = b
@@ -85,7 +89,7 @@ struct StreamingResampler {
                             for ch in 0..<c {
                                 var sum: Float = 0
                                 var p = input + starts[x] * c + ch
-                                for k in 0..<counts[x] { sum += weights[k] * Float(p.pointee); p += c }
+                                for k in 0..<counts[x] { sum += weights[k] * p.pointee; p += c }
                                 out[x * c + ch] = sum
                             }
                         }
@@ -95,9 +99,9 @@ struct StreamingResampler {
         }
     }
 
+    /// Rounds half up into 0...255. Clamping first lets the conversion truncate (no floorf call).
     @inline(__always)
     static func clamp(_ value: Float) -> UInt8 {
-        let rounded = (value + 0.5).rounded(.down)
-        return rounded <= 0 ? 0 : rounded >= 255 ? 255 : UInt8(rounded)
+        UInt8(min(255, max(0, value + 0.5)))
     }
 }
