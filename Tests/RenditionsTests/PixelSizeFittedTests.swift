@@ -50,12 +50,15 @@ import Testing
         }
     }
 
-    @Test func shrinkOnLoadStillReachesTheTarget() {
+    /// 1/8 (DC only) must leave 2x the target, 1/4 and 1/2 (scaled IDCTs) 1.5x.
+    @Test func shrinkOnLoadLeavesHeadroomForTheFinalFilter() {
         let stored = PixelSize(width: 1800, height: 1200)
-        #expect(stored.shrinkOnLoadDenominator(toReach: PixelSize(width: 128, height: 85)) == 8)
-        #expect(stored.shrinkOnLoadDenominator(toReach: PixelSize(width: 256, height: 171)) == 4) // 225 < 256 at 1/8
+        #expect(stored.shrinkOnLoadDenominator(toReach: PixelSize(width: 100, height: 67)) == 8)   // 225 >= 2 x 100
+        #expect(stored.shrinkOnLoadDenominator(toReach: PixelSize(width: 128, height: 85)) == 4)   // 225 < 2 x 128
+        #expect(stored.shrinkOnLoadDenominator(toReach: PixelSize(width: 300, height: 200)) == 4)  // 450 >= 1.5 x 300
+        #expect(stored.shrinkOnLoadDenominator(toReach: PixelSize(width: 600, height: 400)) == 2)  // 900 >= 1.5 x 600
         #expect(stored.shrinkOnLoadDenominator(toReach: PixelSize(width: 1000, height: 667)) == 1)
         #expect(stored.shrinkOnLoadDenominator(toReach: stored) == 1)
-        #expect(PixelSize(width: 1, height: 1000).shrinkOnLoadDenominator(toReach: PixelSize(width: 1, height: 256)) == 2)
+        #expect(PixelSize(width: 1, height: 1000).shrinkOnLoadDenominator(toReach: PixelSize(width: 1, height: 256)) == 1)
     }
 }
