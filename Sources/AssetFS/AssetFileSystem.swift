@@ -65,10 +65,10 @@ public final class AssetFileSystem: Sendable {
             completion(.failure(.io))
         case nil:
             let unsized = attributes
-            pipeline.fetch(request) { result in
-                completion(result.map { bytes in
+            pipeline.size(request) { result in
+                completion(result.map { size in
                     var sized = unsized
-                    sized.size = Int64(bytes.count)
+                    sized.size = Int64(size)
                     return sized
                 }.mapError { _ in Errno.io })
             }
@@ -148,17 +148,19 @@ public final class AssetFileSystem: Sendable {
             return
         }
         guard let request = renditionRequest(for: node, in: tree) else { return completion(.failure(.isDirectory)) }
-        pipeline.fetch(request) { completion($0.map(OpenFile.rendition).mapError { _ in .io }) }
+        // Opening needs the size settled (a broken photo fails here), not the bytes.
+        pipeline.size(request) { [pipeline] result in
+            if case .success = result { pipeline.markUsed(request) }
+            completion(result.map { _ in .rendition(request) }.mapError { _ in .io })
+        }
     }
 
-    public func read(_ file: OpenFile, size: Int, offset: Int64) -> Result<[UInt8], Errno> {
+    public func read(_ file: OpenFile, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
         switch file {
         case .original(let descriptor):
-            do { return .success(try FileDescriptor(rawValue: descriptor).read(upTo: size, at: offset)) } catch { return .failure(.io) }
-        case .rendition(let bytes):
-            guard offset < bytes.count else { return .success([]) }
-            let start = Int(offset)
-            return .success(Array(bytes[start..<min(bytes.count, start + size)]))
+            do { completion(.success(try FileDescriptor(rawValue: descriptor).read(upTo: size, at: offset))) } catch { completion(.failure(.io)) }
+        case .rendition(let request):
+            pipeline.read(request, offset: Int(offset), count: size) { completion($0.mapError { _ in .io }) }
         }
     }
 

@@ -24,8 +24,9 @@ public struct ListingEntry: Sendable, Equatable {
 }
 
 /// An open file: the source itself for `original.jpg` (read in place, never buffered whole),
-/// or the rendition's bytes, held while it is open so eviction cannot cut a read short.
+/// or a rendition, read from the cache range by range (an eviction meanwhile renders the same
+/// bytes again, so it cannot cut a read short).
 public enum OpenFile: Sendable {
     case original(descriptor: Int32)
-    case rendition([UInt8])
+    case rendition(RenditionRequest)
 }

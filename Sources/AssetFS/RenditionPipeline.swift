@@ -47,26 +47,66 @@ public final class RenditionPipeline: Sendable {
         state.withLock { $0.outcomes[request.key] }
     }
 
-    /// The rendition's bytes: at once from the cache, else after the one render of this key.
-    public func fetch(_ request: RenditionRequest, completion: @escaping Completion) {
+    /// The rendition's byte count: known (memory, then the store's outcomes), else after the one
+    /// render of this key. A size never needs the bytes to be cached.
+    public func size(_ request: RenditionRequest, completion: @escaping @Sendable (Result<Int, RenditionUnavailable>) -> Void) {
         let key = request.key
-        enum Next { case done(Result<[UInt8], RenditionUnavailable>), look, wait }
-        let next: Next = state.withLock { state in
-            if case .failed(let reason)? = state.outcomes[key] { return .done(.failure(RenditionUnavailable(reason: reason))) }
-            if let kept = state.unstored.first(where: { $0.key == key }) { return .done(.success(kept.bytes)) }
-            if state.inFlight[key] != nil { state.inFlight[key]!.append(completion); return .wait }
-            return .look
+        var outcome = state.withLock { $0.outcomes[key] }
+        if outcome == nil, let store, let stored = try? store.outcome(for: key) {
+            outcome = stored  // written by another process (assetfs warm) since we loaded
+            state.withLock { $0.outcomes[key] = stored }
         }
-        switch next {
-        case .done(let result): completion(result); return
-        case .wait: return
-        case .look: break
-        }
-        if let bytes = cachedBytes(key) {
+        switch outcome {
+        case .rendered(let size)?:
             Statistics.bump(statistics.cacheHits)
-            completion(.success(bytes))
-            return
+            completion(.success(size))
+        case .failed(let reason)?:
+            completion(.failure(RenditionUnavailable(reason: reason)))
+        case nil:
+            produceOnce(request, key: key) { completion($0.map(\.count)) }
         }
+    }
+
+    /// Up to `count` bytes from `offset`: read in place from the cache, else (never stored, or
+    /// evicted since) from the one render of this key, which gives the same bytes again.
+    public func read(_ request: RenditionRequest, offset: Int, count: Int, completion: @escaping Completion) {
+        let key = request.key
+        @Sendable func slice(_ bytes: [UInt8]) -> [UInt8] {
+            offset < bytes.count ? Array(bytes[offset..<min(bytes.count, offset + count)]) : []
+        }
+        if let kept = state.withLock({ $0.unstored.first { $0.key == key }?.bytes }) { return completion(.success(slice(kept))) }
+        if let store {
+            do {
+                if let bytes = try store.read(key, offset: offset, count: count) { return completion(.success(bytes)) }
+            } catch {
+                Log.warning("\(store.path): cache read failed: \(error)")
+            }
+        }
+        produceOnce(request, key: key) { completion($0.map(slice)) }
+    }
+
+    /// Marks a rendition used (LRU), as a file is opened.
+    public func markUsed(_ request: RenditionRequest) {
+        try? store?.markUsed(request.key)
+    }
+
+    public enum WarmResult: Sendable { case alreadyCached, rendered, failed(String) }
+
+    /// For `assetfs warm`: makes sure the bytes are in the cache, without reading them.
+    public func ensureStored(_ request: RenditionRequest, completion: @escaping @Sendable (WarmResult) -> Void) {
+        let key = request.key
+        if case .failed(let reason)? = state.withLock({ $0.outcomes[key] }) { return completion(.failed(reason)) }
+        if (try? store?.contains(key)) == true { return completion(.alreadyCached) }
+        produceOnce(request, key: key) { result in
+            switch result {
+            case .success: completion(.rendered)
+            case .failure(let error): completion(.failed(error.reason))
+            }
+        }
+    }
+
+    /// Joins the render of `key` in flight, or starts it: N callers, one render.
+    private func produceOnce(_ request: RenditionRequest, key: CacheKey, completion: @escaping Completion) {
         let first: Bool = state.withLock { state in
             if state.inFlight[key] != nil { state.inFlight[key]!.append(completion); return false }
             state.inFlight[key] = [completion]

@@ -41,21 +41,26 @@ struct WarmCommand {
             album.source.photos.flatMap { photo in specs.map { RenditionRequest(root: realSource, photo: photo, spec: $0) } }
         }
         let progress = Progress(total: requests.count)
-        let failures = Mutex<[String]>([])
+        let tally = Mutex<(rendered: Int, cached: Int, failed: [String])>((0, 0, []))
         let group = DispatchGroup()
         for request in requests {
             group.enter()
-            fileSystem.pipeline.fetch(request) { result in
-                if case .failure(let error) = result { failures.withLock { $0.append(error.reason) } }
+            fileSystem.pipeline.ensureStored(request) { result in
+                tally.withLock { tally in
+                    switch result {
+                    case .rendered: tally.rendered += 1
+                    case .alreadyCached: tally.cached += 1
+                    case .failed(let reason): tally.failed.append(reason)
+                    }
+                }
                 progress.advance()
                 group.leave()
             }
         }
         group.wait()
         progress.finish()
-        let failed = failures.withLock { $0 }
-        let rendered = fileSystem.statistics.renders.load(ordering: .relaxed) - fileSystem.statistics.renderFailures.load(ordering: .relaxed)
-        print("rendered \(rendered), already cached \(requests.count - rendered - failed.count), failed \(failed.count) (\(requests.count) renditions of \(catalog.library.photoCount) photos)")
+        let (rendered, cached, failed) = tally.withLock { $0 }
+        print("rendered \(rendered), already cached \(cached), failed \(failed.count) (\(requests.count) renditions of \(catalog.library.photoCount) photos)")
         for reason in failed.sorted() { print("  failed: \(reason)") }
         return failed.isEmpty ? 0 : 1
     }

@@ -61,9 +61,11 @@ final class FUSEOperations: Sendable {
         ops.read = { req, _, size, offset, fi in
             let request = Request(raw: req!)
             guard let file = request.adapter.openFile(fi!.pointee.fh) else { return request.reply(error: .badFileDescriptor) }
-            switch request.adapter.fileSystem.read(file, size: size, offset: Int64(offset)) {
-            case .success(let bytes): request.reply(bytes: bytes)
-            case .failure(let error): request.reply(error: error)
+            request.adapter.fileSystem.read(file, size: size, offset: Int64(offset)) { result in
+                switch result {
+                case .success(let bytes): request.reply(bytes: bytes)
+                case .failure(let error): request.reply(error: error)
+                }
             }
         }
         ops.release = { req, _, fi in

@@ -18,6 +18,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 /// Not thread-safe by itself; `RenditionStore` serialises access.
 final class Database {
     private let handle: OpaquePointer
+    /// Prepared once, reset after each use: preparing is a large part of a small query's cost.
+    private var statements: [String: OpaquePointer] = [:]
 
     init(path: FilePath) throws(DatabaseError) {
         var handle: OpaquePointer?
@@ -35,7 +37,10 @@ final class Database {
         sqlite3_busy_timeout(handle, 30_000)
     }
 
-    deinit { sqlite3_close_v2(handle) }
+    deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
+        sqlite3_close_v2(handle)
+    }
 
     func execute(_ sql: String) throws(DatabaseError) {
         var error: UnsafeMutablePointer<CChar>?
@@ -49,10 +54,12 @@ final class Database {
 
     /// Runs `sql` with `bindings`, calling `row` for each result row.
     func query(_ sql: String, _ bindings: [Value] = [], row: (Row) -> Void = { _ in }) throws(DatabaseError) {
-        var statement: OpaquePointer?
-        var code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard code == SQLITE_OK, let statement else { throw error(code, sql) }
-        defer { sqlite3_finalize(statement) }
+        let statement = try prepared(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        var code = SQLITE_OK
         for (index, value) in bindings.enumerated() {
             let position = Int32(index + 1)
             switch value {
@@ -69,6 +76,30 @@ final class Database {
             guard code == SQLITE_ROW else { throw error(code, sql) }
             row(Row(statement: statement))
         }
+    }
+
+    private func prepared(_ sql: String) throws(DatabaseError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard code == SQLITE_OK, let statement else { throw error(code, sql) }
+        statements[sql] = statement
+        return statement
+    }
+
+    /// `sqlite3_blob_open`/`sqlite3_blob_read`: part of one blob, without loading the rest.
+    func readBlob(table: String, column: String, row: Int64, offset: Int, count: Int) throws(DatabaseError) -> [UInt8] {
+        var blob: OpaquePointer?
+        var code = sqlite3_blob_open(handle, "main", table, column, row, 0, &blob)
+        guard code == SQLITE_OK, let blob else { throw error(code, "blob_open \(table).\(column) \(row)") }
+        defer { sqlite3_blob_close(blob) }
+        let total = Int(sqlite3_blob_bytes(blob))
+        let length = max(0, min(count, total - offset))
+        guard length > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: length)
+        code = bytes.withUnsafeMutableBytes { sqlite3_blob_read(blob, $0.baseAddress, Int32(length), Int32(offset)) }
+        guard code == SQLITE_OK else { throw error(code, "blob_read \(table).\(column) \(row)") }
+        return bytes
     }
 
     var changes: Int { Int(sqlite3_changes(handle)) }

@@ -18,14 +18,15 @@ public struct CacheKey: Hashable, Sendable {
 
 /// The on-disk rendition cache: one SQLite file (WAL) holding blobs under opaque keys.
 ///
-/// Eviction policy: least recently used first, by blob, until the total is under `capacity`; a blob
-/// read in the last minute counts as used now. Each write is one transaction, so a crash at any
+/// Eviction policy: least recently used first, by rendition, until the total is under `capacity`; a rendition
+/// opened in the last minute counts as used now. Each write is one transaction, so a crash at any
 /// moment leaves either the whole rendition or none of it. One serialised connection: the simple
 /// thing, until contention shows in measurements.
 public final class RenditionStore: Sendable {
     public let path: FilePath
     public let capacity: Int64
     private let database: Mutex<Database>
+    private static let schemaVersion = 2
 
     public struct Statistics: Sendable {
         public var bytes: Int64
@@ -69,17 +70,31 @@ public final class RenditionStore: Sendable {
         if walSize == 0, let fileSize = try? FileStatus(path: path).size, pages * pageSize > fileSize {
             throw DatabaseError(code: 11, message: "truncated: \(fileSize) bytes where the header says \(pages * pageSize)", sql: "PRAGMA page_count")
         }
-        try db.execute("""
-            PRAGMA journal_mode = WAL;
-            PRAGMA synchronous = NORMAL;
-            CREATE TABLE IF NOT EXISTS blobs(key BLOB NOT NULL UNIQUE, data BLOB NOT NULL, size INTEGER NOT NULL, last_used INTEGER NOT NULL);
-            CREATE INDEX IF NOT EXISTS blobs_by_use ON blobs(last_used);
-            CREATE TABLE IF NOT EXISTS outcomes(key BLOB PRIMARY KEY, size INTEGER, failure TEXT) WITHOUT ROWID;
-            CREATE TABLE IF NOT EXISTS usage(id INTEGER PRIMARY KEY CHECK (id = 0), bytes INTEGER NOT NULL);
-            INSERT OR IGNORE INTO usage VALUES (0, 0);
-            CREATE TRIGGER IF NOT EXISTS blobs_added AFTER INSERT ON blobs BEGIN UPDATE usage SET bytes = bytes + NEW.size; END;
-            CREATE TRIGGER IF NOT EXISTS blobs_removed AFTER DELETE ON blobs BEGIN UPDATE usage SET bytes = bytes - OLD.size; END;
-            """)
+        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        var version: Int64 = 0
+        try db.query("PRAGMA user_version") { version = $0.integer(0) }
+        if version != Self.schemaVersion {
+            // Renditions are derived data: an older layout is dropped, not migrated.
+            try db.execute("""
+                BEGIN IMMEDIATE;
+                DROP TABLE IF EXISTS blobs; DROP TABLE IF EXISTS entries; DROP TABLE IF EXISTS blob_data;
+                DROP TABLE IF EXISTS outcomes; DROP TABLE IF EXISTS usage;
+                -- Metadata and bytes apart: marking an entry used rewrites a small row, not the blob.
+                CREATE TABLE entries(id INTEGER PRIMARY KEY, key BLOB NOT NULL UNIQUE, size INTEGER NOT NULL, last_used INTEGER NOT NULL);
+                CREATE INDEX entries_by_use ON entries(last_used);
+                CREATE TABLE blob_data(id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+                CREATE TABLE outcomes(key BLOB PRIMARY KEY, size INTEGER, failure TEXT) WITHOUT ROWID;
+                CREATE TABLE usage(id INTEGER PRIMARY KEY CHECK (id = 0), bytes INTEGER NOT NULL);
+                INSERT INTO usage VALUES (0, 0);
+                CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN UPDATE usage SET bytes = bytes + NEW.size; END;
+                CREATE TRIGGER entries_removed AFTER DELETE ON entries BEGIN
+                    UPDATE usage SET bytes = bytes - OLD.size;
+                    DELETE FROM blob_data WHERE id = OLD.id;
+                END;
+                PRAGMA user_version = \(Self.schemaVersion);
+                COMMIT;
+                """)
+        }
         return db
     }
 
@@ -104,24 +119,47 @@ public final class RenditionStore: Sendable {
         return result
     }
 
-    /// The cached bytes, if still there; marks them used.
+    /// The cached bytes, if still there.
     public func bytes(for key: CacheKey) throws(DatabaseError) -> [UInt8]? {
-        var result: [UInt8]?
+        try read(key, offset: 0, count: Int.max)
+    }
+
+    /// Up to `count` bytes from `offset` of a cached rendition, read in place (incremental blob
+    /// I/O: a 128 KiB read of a large rendition copies 128 KiB, not the blob); nil if evicted.
+    public func read(_ key: CacheKey, offset: Int, count: Int) throws(DatabaseError) -> [UInt8]? {
+        try database.withLock { db throws(DatabaseError) in
+            var id: Int64?
+            try db.query("SELECT id FROM entries WHERE key = ?", [.blob(key.bytes)]) { id = $0.integer(0) }
+            guard let id else { return nil }
+            return try db.readBlob(table: "blob_data", column: "data", row: id, offset: offset, count: count)
+        }
+    }
+
+    /// Whether the bytes are still cached.
+    public func contains(_ key: CacheKey) throws(DatabaseError) -> Bool {
+        var found = false
+        try database.withLock { db throws(DatabaseError) in
+            try db.query("SELECT 1 FROM entries WHERE key = ?", [.blob(key.bytes)]) { _ in found = true }
+        }
+        return found
+    }
+
+    /// Marks a rendition used now, for the LRU order. Writes at most once a minute per entry.
+    public func markUsed(_ key: CacheKey) throws(DatabaseError) {
         let now = Int64(time(nil))
         try database.withLock { db throws(DatabaseError) in
-            try db.query("SELECT data FROM blobs WHERE key = ?", [.blob(key.bytes)]) { result = $0.blob(0) }
-            if result != nil {
-                try db.query("UPDATE blobs SET last_used = ? WHERE key = ? AND last_used < ?", [.integer(now), .blob(key.bytes), .integer(now - 60)])
-            }
+            try db.query("UPDATE entries SET last_used = ? WHERE key = ? AND last_used < ?", [.integer(now), .blob(key.bytes), .integer(now - 60)])
         }
-        return result
     }
 
     /// Stores a rendition and its size in one transaction, then evicts down to the capacity.
     public func store(_ bytes: [UInt8], for key: CacheKey) throws(DatabaseError) {
         try transaction { db throws(DatabaseError) in
-            try db.query("INSERT INTO blobs(key, data, size, last_used) VALUES (?, ?, ?, ?) ON CONFLICT(key) DO NOTHING",
-                         [.blob(key.bytes), .blob(bytes), .integer(Int64(bytes.count)), .integer(Int64(time(nil)))])
+            try db.query("INSERT INTO entries(key, size, last_used) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING",
+                         [.blob(key.bytes), .integer(Int64(bytes.count)), .integer(Int64(time(nil)))])
+            if db.changes == 1 {
+                try db.query("INSERT INTO blob_data(id, data) VALUES (last_insert_rowid(), ?)", [.blob(bytes)])
+            }
             try db.query("INSERT OR REPLACE INTO outcomes(key, size, failure) VALUES (?, ?, NULL)", [.blob(key.bytes), .integer(Int64(bytes.count))])
             try Self.evict(db, to: capacity)
         }
@@ -137,7 +175,7 @@ public final class RenditionStore: Sendable {
         var stats = Statistics(bytes: 0, entries: 0, oldestUse: nil, outcomes: 0)
         try database.withLock { db throws(DatabaseError) in
             try db.query("SELECT bytes FROM usage") { stats.bytes = $0.integer(0) }
-            try db.query("SELECT count(*), min(last_used) FROM blobs") { row in
+            try db.query("SELECT count(*), min(last_used) FROM entries") { row in
                 stats.entries = Int(row.integer(0))
                 stats.oldestUse = row.isNull(1) ? nil : row.integer(1)
             }
@@ -159,7 +197,7 @@ public final class RenditionStore: Sendable {
     /// Drops everything, outcomes included.
     public func clear() throws(DatabaseError) {
         try transaction { db throws(DatabaseError) in
-            try db.execute("DELETE FROM blobs; DELETE FROM outcomes;")
+            try db.execute("DELETE FROM entries; DELETE FROM outcomes;")
         }
         try database.withLock { db throws(DatabaseError) in try db.execute("VACUUM") }
     }
@@ -182,7 +220,7 @@ public final class RenditionStore: Sendable {
             var total: Int64 = 0
             try db.query("SELECT bytes FROM usage") { total = $0.integer(0) }
             guard total > capacity else { return }
-            try db.query("DELETE FROM blobs WHERE rowid IN (SELECT rowid FROM blobs ORDER BY last_used, rowid LIMIT 1)")
+            try db.query("DELETE FROM entries WHERE id IN (SELECT id FROM entries ORDER BY last_used, id LIMIT 1)")
             if db.changes == 0 { return }
         }
     }

@@ -50,7 +50,7 @@ extension AssetFileSystem {
         lookupPath(path).flatMap { attributes in
             wait { self.open(attributes.inode, completion: $0) }.flatMap { file in
                 defer { release(file) }
-                return read(file, size: Int(attributes.size) + 10, offset: 0)
+                return wait { read(file, size: Int(attributes.size) + 10, offset: 0, completion: $0) }
             }
         }
     }
@@ -134,8 +134,24 @@ extension AssetFileSystem {
         defer { fs.release(file) }
         let source = try FileDescriptor.openReadOnly(fixture.source.appending(FilePath("A/one.jpg")))
         defer { source.close() }
-        #expect(try fs.read(file, size: 4096, offset: 1000).get() == source.read(upTo: 4096, at: 1000))
-        #expect(try fs.read(file, size: 4096, offset: original.size).get() == [])
+        #expect(try wait { fs.read(file, size: 4096, offset: 1000, completion: $0) }.get() == source.read(upTo: 4096, at: 1000))
+        #expect(try wait { fs.read(file, size: 4096, offset: original.size, completion: $0) }.get() == [])
+    }
+
+    @Test func aRenditionReadsInRangesAndSurvivesEviction() throws {
+        let fixture = Fixture(["A/one.jpg": "cameras/canon_hdr_NO.jpg", "A/two.jpg": "cameras/Kodak_DX4330.jpg"])
+        // A cap smaller than one fullscreen: every store evicts what came before.
+        let store = try RenditionStore(path: fixture.folder.appending(Array("small.sqlite".utf8)), capacity: 1000)
+        let fs = try fixture.fileSystem(store: store)
+        let whole = try fs.readAll("groups/A/one/fullscreen.jpg").get()
+        let attributes = try fs.lookupPath("groups/A/one/fullscreen.jpg").get()
+        let file = try wait { fs.open(attributes.inode, completion: $0) }.get()
+        defer { fs.release(file) }
+        _ = try fs.readAll("groups/A/two/fullscreen.jpg").get()  // evicts one's bytes
+        let middle = try wait { fs.read(file, size: 5000, offset: 10_000, completion: $0) }.get()
+        #expect(middle == Array(whole[10_000..<15_000]))
+        #expect(try store.contains(RenditionRequest(root: fs.root, photo: fs.currentCatalog.photo(album: 0, asset: 0), spec: fs.options.fullscreen).key) == false)
+        #expect(fs.renders > 2)  // nothing stays cached under this cap: reads rendered the same bytes again
     }
 
     @Test func statisticsAndSourceAttributes() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// Inputs found while fuzzing (Fuzz/crashes/): each must fail fast with a clear error.
 @Suite struct FuzzRegressionTests {
-    static let crashes = TestData.packageRoot + "/Fuzz/crashes"
+    static let crashes = TestData.packageRoot.path + "/Fuzz/crashes"
 
     /// A legal progressive JPEG with 883 scans: each scan is a pass over the whole image, so the
     /// decode time grows with the scan count, not the file size. Refused past 100 scans.
