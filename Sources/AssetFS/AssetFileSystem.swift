@@ -164,6 +164,27 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
+    /// A read with no open file behind it (the kernel skips OPEN when told it may): the node is
+    /// found by inode, an original is opened just for this read.
+    public func read(inode: UInt64, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
+        let tree = currentCatalog
+        guard let node = tree.node(forInode: inode) else { return completion(.failure(.notFound)) }
+        if case .file(let a, let i, .original) = node {
+            let path = root.appending(tree.photo(album: a, asset: i).relativePath)
+            do {
+                let file = try FileDescriptor.openReadOnly(path)
+                defer { file.close() }
+                completion(.success(try file.read(upTo: size, at: offset)))
+            } catch {
+                completion(.failure(error == .notFound ? .notFound : .io))
+            }
+            return
+        }
+        guard let request = renditionRequest(for: node, in: tree) else { return completion(.failure(.isDirectory)) }
+        if offset == 0 { pipeline.markUsed(request) }
+        pipeline.read(request, offset: Int(offset), count: size) { completion($0.mapError { _ in .io }) }
+    }
+
     public func release(_ file: OpenFile) {
         if case .original(let descriptor) = file { FileDescriptor(rawValue: descriptor).close() }
     }

@@ -26,6 +26,9 @@ public final class RenditionPipeline: Sendable {
         /// Renditions the store could not keep (disk full): served from memory, newest last.
         var unstored: [(key: CacheKey, bytes: [UInt8])] = []
         var warnedStoreFailure = false
+        /// Renditions read since the LRU order was last written.
+        var used: Set<CacheKey> = []
+        var usedSince = ContinuousClock.now
     }
     private let state: Mutex<State>
     private static let unstoredLimit = 32 << 20
@@ -85,9 +88,30 @@ public final class RenditionPipeline: Sendable {
         produceOnce(request, key: key) { completion($0.map(slice)) }
     }
 
-    /// Marks a rendition used (LRU), as a file is opened.
+    /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches:
+    /// a write per read would cost more than the read.
     public func markUsed(_ request: RenditionRequest) {
-        try? store?.markUsed(request.key)
+        guard store != nil else { return }
+        let batch: [CacheKey]? = state.withLock { state in
+            state.used.insert(request.key)
+            guard state.used.count >= 512 || ContinuousClock.now - state.usedSince > .seconds(10) else { return nil }
+            defer { state.used = []; state.usedSince = .now }
+            return Array(state.used)
+        }
+        if let batch { writeUses(batch) }
+    }
+
+    /// Writes the pending LRU marks (also at unmount).
+    public func flushUses() {
+        writeUses(state.withLock { state in
+            defer { state.used = []; state.usedSince = .now }
+            return Array(state.used)
+        })
+    }
+
+    private func writeUses(_ keys: [CacheKey]) {
+        guard !keys.isEmpty, let store else { return }
+        do { try store.markUsed(keys) } catch { Log.warning("\(store.path): cannot record use: \(error)") }
     }
 
     public enum WarmResult: Sendable { case alreadyCached, rendered, failed(String) }

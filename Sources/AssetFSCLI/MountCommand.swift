@@ -56,6 +56,7 @@ struct MountCommand {
             Log.info("mounted \(realSource) on \(mountpoint): \(catalog.albums.count) albums, \(catalog.library.photoCount) photos, \(catalog.library.skipped) files skipped")
             Self.watch(fileSystem, mount)
         }
+        fileSystem.pipeline.flushUses()
         store?.checkpoint()
         Log.info("unmounted \(mountpoint)")
         return status

@@ -62,7 +62,10 @@ public final class FUSEMount: @unchecked Sendable {
         } else {
             let config = fuse_loop_cfg_create()
             defer { fuse_loop_cfg_destroy(config) }
-            fuse_loop_cfg_set_max_threads(config, 64)
+            // Requests that wait (renders) do not hold a thread, so a few threads serve everything;
+            // more only add wake-ups and context switches (measured in bench/fs-bench.sh).
+            fuse_loop_cfg_set_max_threads(config, 4)
+            fuse_loop_cfg_set_idle_threads(config, 2)
             status = cfuse_session_loop_mt(session, config)
         }
         fuse_session_unmount(session)

@@ -10,6 +10,9 @@ final class FUSEOperations: Sendable {
     let fileSystem: AssetFileSystem
     private let openFiles = Mutex<[UInt64: OpenFile]>([:])
     private let nextHandle = Atomic<UInt64>(1)
+    /// The kernel can do without OPEN/RELEASE (and OPENDIR/RELEASEDIR): files here need no
+    /// per-open state, so each read then costs one round trip instead of three.
+    let statelessOpen = Atomic<Bool>(false)
 
     init(fileSystem: AssetFileSystem) { self.fileSystem = fileSystem }
 
@@ -29,6 +32,11 @@ final class FUSEOperations: Sendable {
     /// The callback table. Closures capture nothing: the adapter comes from the session userdata.
     static func table() -> fuse_lowlevel_ops {
         var ops = fuse_lowlevel_ops()
+        ops.`init` = { userdata, conn in
+            let adapter = Unmanaged<FUSEOperations>.fromOpaque(userdata!).takeUnretainedValue()
+            let needed = UInt32(FUSE_CAP_NO_OPEN_SUPPORT) | UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT)
+            adapter.statelessOpen.store(conn!.pointee.capable & needed == needed, ordering: .relaxed)
+        }
         ops.lookup = { req, parent, name in
             let request = Request(raw: req!)
             request.adapter.fileSystem.lookup(parent: UInt64(parent), name: FUSEOperations.name(name!)) { request.replyEntry($0) }
@@ -40,6 +48,9 @@ final class FUSEOperations: Sendable {
         ops.open = { req, ino, fi in
             let request = Request(raw: req!)
             guard fi!.pointee.flags & O_ACCMODE == O_RDONLY else { return request.reply(error: .readOnlyFileSystem) }
+            // "Not implemented" tells the kernel to stop sending OPEN and RELEASE and to keep pages
+            // cached across opens (FUSE_CAP_NO_OPEN_SUPPORT): reads then come by inode alone.
+            if request.adapter.statelessOpen.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
             // libfuse's fuse_file_info lives on the handler's stack: the reply, which may come
             // later from a render thread, gets a copy.
             let info = FileInfo(value: fi!.pointee)
@@ -58,20 +69,35 @@ final class FUSEOperations: Sendable {
                 }
             }
         }
-        ops.read = { req, _, size, offset, fi in
+        ops.read = { req, ino, size, offset, fi in
             let request = Request(raw: req!)
-            guard let file = request.adapter.openFile(fi!.pointee.fh) else { return request.reply(error: .badFileDescriptor) }
-            request.adapter.fileSystem.read(file, size: size, offset: Int64(offset)) { result in
+            let reply: @Sendable (Result<[UInt8], Errno>) -> Void = { result in
                 switch result {
                 case .success(let bytes): request.reply(bytes: bytes)
                 case .failure(let error): request.reply(error: error)
                 }
             }
+            if fi!.pointee.fh == 0 {  // opened without OPEN (stateless)
+                return request.adapter.fileSystem.read(inode: UInt64(ino), size: size, offset: Int64(offset), completion: reply)
+            }
+            guard let file = request.adapter.openFile(fi!.pointee.fh) else { return request.reply(error: .badFileDescriptor) }
+            request.adapter.fileSystem.read(file, size: size, offset: Int64(offset), completion: reply)
         }
         ops.release = { req, _, fi in
             let request = Request(raw: req!)
             if let file = request.adapter.forget(fi!.pointee.fh) { request.adapter.fileSystem.release(file) }
             request.reply(error: Errno(rawValue: 0))
+        }
+        ops.opendir = { req, _, fi in
+            if Unmanaged<FUSEOperations>.fromOpaque(fuse_req_userdata(req)!).takeUnretainedValue().statelessOpen.load(ordering: .relaxed) {
+                fuse_reply_err(req, ENOSYS)  // as for files: no OPENDIR/RELEASEDIR, listings cached
+                return
+            }
+            // Listings change only with the source, and then the kernel is told (notify_inval_inode):
+            // let it keep them, so `find` and `ls -R` cost one READDIR per folder, once.
+            fi!.pointee.cache_readdir = 1
+            fi!.pointee.keep_cache = 1
+            fuse_reply_open(req, fi)
         }
         ops.readdir = { req, ino, size, offset, _ in
             let request = Request(raw: req!)
@@ -93,7 +119,11 @@ final class FUSEOperations: Sendable {
         }
         ops.getxattr = { req, ino, name, size in
             let request = Request(raw: req!)
-            switch request.adapter.fileSystem.extendedAttribute(UInt64(ino), name: FUSEOperations.name(name!)) {
+            let attribute = FUSEOperations.name(name!)
+            // Only user.* attributes exist here. "Not supported" for security.* and system.* makes
+            // tools such as `ls -l` stop asking for the rest of the mount (unlike "no such attribute").
+            guard attribute.starts(with: Array("user.".utf8)) else { return request.reply(error: Errno(rawValue: EOPNOTSUPP)) }
+            switch request.adapter.fileSystem.extendedAttribute(UInt64(ino), name: attribute) {
             case .success(let value): request.replyAttribute(value, size: size)
             case .failure(let error): request.reply(error: error)
             }

@@ -144,11 +144,14 @@ public final class RenditionStore: Sendable {
         return found
     }
 
-    /// Marks a rendition used now, for the LRU order. Writes at most once a minute per entry.
-    public func markUsed(_ key: CacheKey) throws(DatabaseError) {
+    /// Marks renditions used now, for the LRU order: one transaction for a batch, and an entry
+    /// already marked in the last minute is not written again.
+    public func markUsed(_ keys: [CacheKey]) throws(DatabaseError) {
         let now = Int64(time(nil))
-        try database.withLock { db throws(DatabaseError) in
-            try db.query("UPDATE entries SET last_used = ? WHERE key = ? AND last_used < ?", [.integer(now), .blob(key.bytes), .integer(now - 60)])
+        try transaction { db throws(DatabaseError) in
+            for key in keys {
+                try db.query("UPDATE entries SET last_used = ? WHERE key = ? AND last_used < ?", [.integer(now), .blob(key.bytes), .integer(now - 60)])
+            }
         }
     }
 
