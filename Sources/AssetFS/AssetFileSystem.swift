@@ -59,6 +59,7 @@ public final class AssetFileSystem: Sendable {
         guard let request = renditionRequest(for: node, in: tree) else { return completion(.success(attributes)) }
         switch pipeline.knownOutcome(request) {
         case .rendered(let size)?:
+            Statistics.bump(statistics.cacheHits)
             attributes.size = Int64(size)
             completion(.success(attributes))
         case .failed?:
