@@ -48,7 +48,9 @@ public final class RenditionStore: Sendable {
         do {
             database = Mutex(try Self.open(path))
         } catch where error.isCorruption {
-            let aside = FilePath(bytes: path.bytes + Array(".corrupt-\(time(nil))".utf8))
+            var now = timespec()
+            clock_gettime(CLOCK_REALTIME, &now)
+            let aside = FilePath(bytes: path.bytes + Array(".corrupt-\(now.tv_sec)-\(now.tv_nsec)".utf8))
             Log.warning("\(path): cache is damaged (\(error.message)); moved aside to \(aside) and starting a new one")
             _ = path.withCString { from in aside.withCString { to in rename(from, to) } }
             for suffix in ["-wal", "-shm"] { _ = FilePath(bytes: path.bytes + Array(suffix.utf8)).withCString { unlink($0) } }

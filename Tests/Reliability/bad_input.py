@@ -1,0 +1,93 @@
+"""Every file of ../shared/testdata mounted and read by 8 readers at once: each JPEG's outcome is
+what expectations.csv allows (a complete rendition or EIO, never a short or empty file), other
+formats are not shown, failures are fast, and the daemon's peak RSS stays under 600 MiB."""
+import errno
+import os
+import shutil
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+from harness import Mount, Scratch, TESTDATA, expectations, is_jpeg, read_all, rss_kib, snapshot
+
+RSS_LIMIT_MIB = 600
+
+
+def arrange(scratch):
+    """A copy of testdata, one album per folder. The copy is then made read-only with a bind
+    mount elsewhere (security.py); here a before/after snapshot proves nothing was written."""
+    source = scratch.sub("testdata")
+    for folder in ("orientation", "cameras", "malformed", "formats"):
+        shutil.copytree(os.path.join(TESTDATA, folder), os.path.join(source, folder))
+    return source
+
+
+def read_rendition(path):
+    """('ok', bytes) / ('eio', None) / ('error', text), with the time it took."""
+    started = time.time()
+    try:
+        size = os.stat(path).st_size
+        data = read_all(path)
+        outcome = ("ok", data) if len(data) == size and size > 0 else ("error", f"stat {size} but read {len(data)}")
+    except OSError as error:
+        outcome = ("eio", None) if error.errno == errno.EIO else ("error", str(error))
+    return outcome, time.time() - started
+
+
+def check(checks, source_root=None):
+    scratch = Scratch("bad")
+    problems = []
+    try:
+        source = source_root or arrange(scratch)
+        before = snapshot(source)
+        mountpoint = scratch.sub("mnt")
+        mount = Mount(source, mountpoint, f"cache={scratch.path}/cache.sqlite")
+        try:
+            rows = {row["file"]: row for row in expectations()}
+            jobs = []
+            for name, row in rows.items():
+                folder, file_name = name.split("/")
+                stem = file_name.rsplit(".", 1)[0]
+                asset = os.path.join(mountpoint, "groups", folder, stem)
+                jpeg = is_jpeg(os.path.join(source, name))
+                if not jpeg:
+                    if os.path.exists(asset):
+                        problems.append(f"{name}: not a JPEG but shown")
+                    continue
+                for kind in ("thumbnail.jpg", "fullscreen.jpg"):
+                    jobs.append((name, row["decodes_ok"], os.path.join(asset, kind)))
+                jobs.append((name, "original", os.path.join(asset, "original.jpg")))
+            with ThreadPoolExecutor(8) as pool:
+                results = list(pool.map(lambda job: (job, read_rendition(job[2])), jobs))
+            slowest_failure = (0.0, "")
+            for (name, expected, path), ((outcome, data), seconds) in results:
+                if expected == "original":
+                    if outcome != "ok" or data != read_all(os.path.join(source, name)):
+                        problems.append(f"{name}: original.jpg does not read back exactly ({outcome})")
+                elif outcome == "error":
+                    problems.append(f"{path}: {data}")
+                elif expected == "yes" and outcome != "ok":
+                    problems.append(f"{name}: decodes_ok=yes but {os.path.basename(path)} gave EIO")
+                elif expected == "no" and outcome != "eio":
+                    problems.append(f"{name}: decodes_ok=no but {os.path.basename(path)} was served")
+                if outcome == "eio" and seconds > slowest_failure[0]:
+                    slowest_failure = (seconds, name)
+            peak = rss_kib(mount.pid) / 1024
+            stats = mount.stats()
+            checks.figure(f"bad input: {len(jobs)} reads of {len(rows)} files, 8 readers; "
+                          f"{stats['renders']} renders, {stats['render_failures']} failures; "
+                          f"slowest failure {slowest_failure[0]:.2f} s ({slowest_failure[1]}); daemon peak RSS {peak:.0f} MiB")
+            if peak > RSS_LIMIT_MIB:
+                problems.append(f"daemon peak RSS {peak:.0f} MiB > {RSS_LIMIT_MIB} MiB")
+            if slowest_failure[0] > 30:
+                problems.append(f"a failing file took {slowest_failure[0]:.1f} s")
+            if mount.process.poll() is not None:
+                problems.append("the daemon died")
+            failures_logged = mount.read_log().count("corrupt JPEG") + mount.read_log().count("image too large")
+            checks.figure(f"bad input: {failures_logged} failure lines logged")
+        finally:
+            mount.close()
+        if snapshot(source) != before:
+            problems.append("the source tree changed")
+    finally:
+        scratch.close()
+    return problems

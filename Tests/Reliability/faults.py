@@ -1,0 +1,248 @@
+"""Faults: kill -9 during renders, a damaged cache, a full disk, warm beside a mount, and a
+source rewritten while it is read."""
+import os
+import random
+import shutil
+import subprocess
+import threading
+import time
+
+from harness import (BINARY, QUICK, Mount, Scratch, TESTDATA, decodes_cleanly, fresh_render, read_all)
+
+PHOTOS = ["cameras/canon_hdr_NO.jpg", "cameras/Kodak_DX4330.jpg", "cameras/Reconyx_HF2_Pro_Covert.jpg",
+          "cameras/Issue_308_bogus_make.jpg", "orientation/Landscape_6.jpg", "orientation/Portrait_3.jpg",
+          "cameras/Olympus_PEN_E-P3.jpg", "cameras/Minolta_DiMAGE_X.jpg"]
+
+
+def library(scratch, copies=2):
+    """A few albums of real photos; every file unique (bytes after EOI differ)."""
+    source = scratch.sub("source")
+    for album in range(copies):
+        folder = os.path.join(source, f"Album{album}")
+        os.makedirs(folder, exist_ok=True)
+        for index, photo in enumerate(PHOTOS):
+            with open(os.path.join(TESTDATA, photo), "rb") as f:
+                data = f.read()
+            with open(os.path.join(folder, f"p{index}.jpg"), "wb") as f:
+                f.write(data + f"unique {album} {index}".encode())
+    return source
+
+
+def renditions(mountpoint):
+    for album in sorted(os.listdir(os.path.join(mountpoint, "groups"))):
+        for asset in sorted(os.listdir(os.path.join(mountpoint, "groups", album))):
+            if asset != "thumbnail.jpg":
+                for kind, size in (("thumbnail.jpg", 256), ("fullscreen.jpg", 1920)):
+                    yield os.path.join(mountpoint, "groups", album, asset, kind), album, asset, size
+
+
+def kill_during_renders(checks):
+    """20 times: readers start renders, the daemon is killed at a random moment, the dead mount is
+    cleared and a new mount serves every rendition complete and identical to a fresh render."""
+    scratch = Scratch("kill")
+    problems = []
+    rounds = 5 if QUICK else 20
+    random.seed(7)
+    try:
+        source = library(scratch)
+        mountpoint = scratch.sub("mnt")
+        options = f"cache={scratch.path}/cache.sqlite"
+        references = {}
+        verified = 0
+        for round_number in range(rounds):
+            mount = Mount(source, mountpoint, options)
+            try:
+                readers = [subprocess.Popen(["cat", path], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                           for path, *_ in renditions(mountpoint)]
+                time.sleep(random.uniform(0.02, 1.0))
+                mount.kill()
+                for reader in readers:
+                    reader.wait(timeout=60)
+            finally:
+                mount.close()
+        # After the last kill: a clean mount must open the cache and serve perfect renditions.
+        mount = Mount(source, mountpoint, options)
+        try:
+            for path, album, asset, size in renditions(mountpoint):
+                data = read_all(path)
+                key = (album, asset, size)
+                if key not in references:
+                    original = os.path.join(source, album, asset + ".jpg")
+                    references[key] = fresh_render(original, size)
+                if data != references[key]:
+                    problems.append(f"{path}: differs from a fresh render ({len(data)} vs {len(references[key] or b'')} bytes)")
+                elif not decodes_cleanly(data):
+                    problems.append(f"{path}: does not decode cleanly")
+                verified += 1
+            if "damaged" in mount.read_log():
+                problems.append("the cache was found damaged after kill -9")
+        finally:
+            mount.close()
+        checks.figure(f"kill -9: {rounds} kills survived, then {verified} renditions byte-identical to fresh renders")
+    finally:
+        scratch.close()
+    return problems
+
+
+def damaged_cache(checks):
+    """A cache file replaced by garbage, then one truncated: the mount moves it aside and works."""
+    scratch = Scratch("garbage")
+    problems = []
+    try:
+        source = library(scratch, copies=1)
+        mountpoint = scratch.sub("mnt")
+        cache = f"{scratch.path}/cache.sqlite"
+        mount = Mount(source, mountpoint, f"cache={cache}")
+        try:
+            for path, *_ in renditions(mountpoint):
+                read_all(path)
+        finally:
+            mount.close()
+        for damage in ("garbage", "truncated"):
+            if damage == "garbage":
+                with open(cache, "wb") as f:
+                    f.write(os.urandom(64 * 1024))
+            else:
+                os.truncate(cache, os.path.getsize(cache) // 3)
+            for suffix in ("-wal", "-shm"):
+                if os.path.exists(cache + suffix):
+                    os.unlink(cache + suffix)
+            mount = Mount(source, mountpoint, f"cache={cache}")
+            try:
+                served = sum(1 for path, *_ in renditions(mountpoint) if len(read_all(path)) > 0)
+                if "moved aside" not in mount.read_log():
+                    problems.append(f"{damage} cache: no warning about moving it aside")
+                if served == 0:
+                    problems.append(f"{damage} cache: nothing served")
+            finally:
+                mount.close()
+        aside = [name for name in os.listdir(scratch.path) if ".corrupt-" in name]
+        checks.figure(f"damaged cache: garbage and truncated files moved aside ({len(aside)} kept for inspection)")
+    finally:
+        scratch.close()
+    return problems
+
+
+def full_disk(checks):
+    """The cache on a tiny tmpfs: renditions still served (from memory) with one warning; what was
+    stored before the disk filled stays intact."""
+    scratch = Scratch("full")
+    problems = []
+    tmpfs = scratch.sub("tmpfs")
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", tmpfs], check=True)
+    try:
+        source = library(scratch, copies=3)
+        mountpoint = scratch.sub("mnt")
+        mount = Mount(source, mountpoint, f"cache={tmpfs}/cache.sqlite")
+        served = 0
+        try:
+            for path, album, asset, size in renditions(mountpoint):
+                data = read_all(path)
+                if len(data) != os.stat(path).st_size or not data:
+                    problems.append(f"{path}: short read with a full disk")
+                served += 1
+            warnings = mount.read_log().count("cannot store renditions")
+            if warnings != 1:
+                problems.append(f"expected one warning about the full cache, got {warnings}")
+        finally:
+            mount.close()
+        # Remount: the cache opens, and whatever it kept is exact.
+        mount = Mount(source, mountpoint, f"cache={tmpfs}/cache.sqlite")
+        try:
+            if "damaged" in mount.read_log():
+                problems.append("the cache was damaged by the full disk")
+            for path, album, asset, size in renditions(mountpoint):
+                if read_all(path) != fresh_render(os.path.join(source, album, asset + ".jpg"), size):
+                    problems.append(f"{path}: differs from a fresh render after the disk filled")
+        finally:
+            mount.close()
+        checks.figure(f"full disk: {served} renditions served with a 400 KiB cache filesystem, one warning")
+    finally:
+        subprocess.run(["umount", tmpfs], capture_output=True)
+        scratch.close()
+    return problems
+
+
+def warm_beside_mount(checks):
+    """`assetfs warm` and a mount on one cache at once: both finish, nothing is 'locked'."""
+    scratch = Scratch("warm")
+    problems = []
+    try:
+        source = library(scratch, copies=4)
+        mountpoint = scratch.sub("mnt")
+        cache = f"{scratch.path}/cache.sqlite"
+        mount = Mount(source, mountpoint, f"cache={cache}")
+        try:
+            warm = subprocess.Popen([BINARY, "warm", "--fullscreen", "-o", f"cache={cache}", source],
+                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            for path, *_ in renditions(mountpoint):
+                if not read_all(path):
+                    problems.append(f"{path}: empty")
+            output = warm.communicate(timeout=600)[0].decode()
+            if warm.returncode != 0:
+                problems.append(f"warm failed: {output[-500:]}")
+            for text in (output, mount.read_log()):
+                if "locked" in text:
+                    problems.append("database is locked: " + text[-300:])
+            checks.figure(f"warm beside a mount: {output.strip().splitlines()[-1] if output.strip() else ''}")
+        finally:
+            mount.close()
+    finally:
+        scratch.close()
+    return problems
+
+
+def source_rewritten_while_read(checks):
+    """A photo truncated, replaced or deleted while its renditions are read or rendered: a clean
+    error or a complete rendition, never a crash or a mix of old and new."""
+    scratch = Scratch("rewrite")
+    problems = []
+    try:
+        source = scratch.sub("source")
+        album = os.path.join(source, "A")
+        os.makedirs(album)
+        big = os.path.join(TESTDATA, "cameras/canon_hdr_NO.jpg")
+        other = os.path.join(TESTDATA, "cameras/Kodak_DX4330.jpg")
+        mountpoint = scratch.sub("mnt")
+        mount = Mount(source, mountpoint, f"cache={scratch.path}/cache.sqlite")
+        outcomes = {"complete": 0, "error": 0}
+        try:
+            for round_number in range(6 if QUICK else 20):
+                target = os.path.join(album, f"p{round_number}.jpg")
+                shutil.copy(big, target)
+                time.sleep(0.5)  # let the watcher see it
+                path = os.path.join(mountpoint, "groups", "A", f"p{round_number}", "fullscreen.jpg")
+                action = ("truncate", "replace", "delete")[round_number % 3]
+
+                def disturb():
+                    time.sleep(random.uniform(0.0, 0.15))
+                    if action == "truncate":
+                        os.truncate(target, 20000)
+                    elif action == "replace":
+                        shutil.copy(other, target + ".new")
+                        os.replace(target + ".new", target)
+                    else:
+                        os.unlink(target)
+
+                thread = threading.Thread(target=disturb)
+                thread.start()
+                try:
+                    data = read_all(path)
+                    if decodes_cleanly(data):
+                        outcomes["complete"] += 1
+                    elif data and not decodes_cleanly(data):
+                        # A truncated source renders with grey where data is missing, as browsers show
+                        # it: complete as a JPEG, but djpeg is clean on it. Anything else is a mix.
+                        problems.append(f"round {round_number} ({action}): a rendition that does not decode cleanly")
+                except OSError:
+                    outcomes["error"] += 1
+                thread.join()
+                if mount.process.poll() is not None:
+                    problems.append("the daemon died")
+                    break
+        finally:
+            mount.close()
+        checks.figure(f"source rewritten while read: {outcomes['complete']} complete renditions, {outcomes['error']} clean errors")
+    finally:
+        scratch.close()
+    return problems

@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""The reliability suite: hostile photos, faults, load and other users, against real mounts of the
+release binary. Needs root and /dev/fuse. RELIABILITY_QUICK=1 shortens the long parts (CI).
+
+    python3 Tests/Reliability/run.py [CHECK ...]      # all checks, or the named ones
+"""
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import bad_input  # noqa: E402
+import faults  # noqa: E402
+import load  # noqa: E402
+import security  # noqa: E402
+from harness import BINARY, Checks  # noqa: E402
+
+CHECKS = {
+    "bad-input": bad_input.check,
+    "kill-9": faults.kill_during_renders,
+    "damaged-cache": faults.damaged_cache,
+    "full-disk": faults.full_disk,
+    "warm-beside-mount": faults.warm_beside_mount,
+    "source-rewritten": faults.source_rewritten_while_read,
+    "load": load.check,
+    "read-only-source": security.read_only_source,
+    "symlinks": security.symlinks,
+    "other-users": security.other_users,
+    "hostile-names": security.hostile_names,
+}
+
+
+def main(names):
+    if not os.access(BINARY, os.X_OK):
+        print(f"no assetfs binary at {BINARY}: build it with 'swift build -c release'")
+        return 1
+    checks = Checks()
+    for name in names or CHECKS:
+        checks.run(name, CHECKS[name], checks)
+    return checks.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
