@@ -1,0 +1,64 @@
+import Foundation
+import Glibc
+import Testing
+
+/// The command line without mounting: each mistake is one line on stderr and a failing exit.
+@Suite struct CommandLineTests {
+    /// Runs assetfs with `arguments` ({source}, {mnt}, {file}, {nowhere} replaced by real paths in a
+    /// scratch folder) and checks: non-zero exit, exactly one stderr line, naming every word of `naming`.
+    func expectUsageError(_ arguments: [String], naming: [String], sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try withScratch(.small) { scratch in
+            let file = scratch.source + "/Holiday/beach.jpg"
+            func expand(_ text: String) -> String {
+                text.replacingOccurrences(of: "{source}", with: scratch.source).replacingOccurrences(of: "{mnt}", with: scratch.mountpoint)
+                    .replacingOccurrences(of: "{file}", with: file).replacingOccurrences(of: "{nowhere}", with: scratch.path + "/nowhere")
+            }
+            let replaced = arguments.map(expand)
+            let result = AssetFS.run(replaced, timeout: 60, mayLeaveDaemon: true, sourceLocation: sourceLocation)
+            if Mount.isMounted(scratch.mountpoint) {
+                Issue.record("assetfs \(replaced.joined(separator: " ")) mounted despite the error", sourceLocation: sourceLocation)
+                Mount(point: scratch.mountpoint).unmount(sourceLocation: sourceLocation)
+            }
+            let shown = "assetfs \(arguments.joined(separator: " ")) → exit \(result.status), stderr:\n\(result.err)"
+            #expect(result.status != 0, "\(shown)", sourceLocation: sourceLocation)
+            #expect(result.errorLines.count == 1, "expected exactly one line on stderr: \(shown)", sourceLocation: sourceLocation)
+            for word in naming {
+                let expanded = expand(word)
+                #expect(result.err.contains(expanded), "stderr should name '\(expanded)': \(shown)", sourceLocation: sourceLocation)
+            }
+        }
+    }
+
+    @Test func noArguments() throws { try expectUsageError([], naming: ["SOURCE"]) }
+    @Test func missingSourceFolder() throws { try expectUsageError(["{nowhere}", "{mnt}"], naming: ["{nowhere}"]) }
+    @Test func sourceIsAFile() throws { try expectUsageError(["{file}", "{mnt}"], naming: ["{file}", "not a folder"]) }
+    @Test func mountpointNotGiven() throws { try expectUsageError(["{source}"], naming: ["MOUNTPOINT"]) }
+    @Test func mountpointDoesNotExist() throws { try expectUsageError(["{source}", "{nowhere}"], naming: ["{nowhere}"]) }
+    @Test func unknownMountOption() throws { try expectUsageError(["-o", "bogus_opt", "{source}", "{mnt}"], naming: ["bogus_opt"]) }
+    @Test func unknownMountOptionAfterArguments() throws { try expectUsageError(["{source}", "{mnt}", "-o", "bogus_opt"], naming: ["bogus_opt"]) }
+    @Test func badOptionValue() throws { try expectUsageError(["-o", "thumbnail_size=abc", "{source}", "{mnt}"], naming: ["thumbnail_size"]) }
+    @Test func tooManyArguments() throws { try expectUsageError(["{source}", "{mnt}", "extra"], naming: ["extra"]) }
+    @Test func unknownWarmOption() throws { try expectUsageError(["warm", "-o", "bogus_opt", "{source}"], naming: ["bogus_opt"]) }
+    @Test func warmWithoutSource() throws { try expectUsageError(["warm"], naming: ["SOURCE"]) }
+    @Test func statsOfSomethingNotMounted() throws { try expectUsageError(["stats", "{source}"], naming: ["{source}"]) }
+
+    @Test func helpMentionsEveryOption() {
+        for flag in ["--help", "-h"] {
+            let result = AssetFS.run([flag], timeout: 60)
+            #expect(result.status == 0, "\(flag): exit \(result.status) \(result.err)")
+            let text = result.out + result.err
+            for option in ["cache=", "cache_size=", "thumbnail_size=", "fullscreen_size=", "quality=", "follow_symlinks"] {
+                #expect(text.contains(option), "\(flag) does not mention \(option)")
+            }
+            #expect(text.contains("SOURCE") && text.contains("MOUNTPOINT"))
+        }
+    }
+
+    @Test func version() {
+        for flag in ["--version", "-V"] {
+            let result = AssetFS.run([flag], timeout: 60)
+            #expect(result.status == 0, "\(flag): exit \(result.status) \(result.err)")
+            #expect(result.out.range(of: #"^assetfs [0-9]+\.[0-9]+\.[0-9]+\n$"#, options: .regularExpression) != nil, "\(flag): '\(result.out)'")
+        }
+    }
+}
