@@ -72,8 +72,9 @@ struct MountCommand {
     private static func watch(_ fileSystem: AssetFileSystem, _ mount: FUSEMount) {
         let holder = WatcherHolder()
         let watcher = SourceWatcher(root: fileSystem.root) {
-            mount.invalidate(fileSystem.rescan())
-            holder.watcher?.watch(fileSystem.currentCatalog.library.folders)
+            repeat {
+                mount.invalidate(fileSystem.rescan())
+            } while holder.watcher?.watch(fileSystem.currentCatalog.library.folders) == true
         }
         holder.watcher = watcher
         watcher.watch(fileSystem.currentCatalog.library.folders)

@@ -10,7 +10,7 @@ public final class SourceWatcher: @unchecked Sendable {
     private let onChange: @Sendable () -> Void
     private let inotify: Int32
     private let lock = NSLock()
-    private var watched: [FilePath] = []
+    private var watched: Set<FilePath> = []
     public static let quietPeriod: Double = 0.3
     public static let fallbackInterval: Double = 5
 
@@ -22,16 +22,20 @@ public final class SourceWatcher: @unchecked Sendable {
         if inotify < 0 { Log.warning("inotify unavailable (\(Errno.current)); rescanning every \(Int(Self.fallbackInterval)) s instead") }
     }
 
-    /// Watches exactly `folders` (relative to the root); call again after each rescan.
-    public func watch(_ folders: [FilePath]) {
-        guard inotify >= 0 else { return }
+    /// Watches `folders` (relative to the root); call again after each rescan. Returns whether any
+    /// folder is new: what changed in it between the scan and now was not seen, so scan again.
+    @discardableResult
+    public func watch(_ folders: [FilePath]) -> Bool {
+        guard inotify >= 0 else { return false }
         lock.lock()
         defer { lock.unlock() }
+        let added = folders.contains { !watched.contains($0) }
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB | IN_DELETE_SELF | IN_MOVE_SELF)
         for folder in folders where !watched.contains(folder) {
             _ = root.appending(folder).withCString { inotify_add_watch(inotify, $0, mask) }
         }
-        watched = folders
+        watched = Set(folders)
+        return added
     }
 
     /// Starts the watching thread.
