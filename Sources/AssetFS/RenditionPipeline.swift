@@ -26,6 +26,8 @@ public final class RenditionPipeline: Sendable {
         /// Renditions the store could not keep (disk full): served from memory, newest last.
         var unstored: [(key: CacheKey, bytes: [UInt8])] = []
         var warnedStoreFailure = false
+        /// Failure messages already logged (they name the photo, not the rendition).
+        var loggedFailures: Set<String> = []
         /// Renditions read since the LRU order was last written.
         var used: Set<CacheKey> = []
         var usedSince = ContinuousClock.now
@@ -184,9 +186,13 @@ public final class RenditionPipeline: Sendable {
     /// until its source changes, so it is not decoded on every access.
     private func fail(_ key: CacheKey, _ error: RenditionError) -> Result<[UInt8], RenditionUnavailable> {
         Statistics.bump(statistics.renderFailures)
-        Log.error(error.description)
+        // One line per broken photo, not per rendition of it.
+        let firstForPhoto = state.withLock { state in
+            state.outcomes[key] = .failed(reason: error.description)
+            return state.loggedFailures.insert(error.description).inserted
+        }
+        if firstForPhoto { Log.error(error.description) }
         do { try store?.storeFailure(error.description, for: key) } catch { noteStoreFailure(error) }
-        state.withLock { $0.outcomes[key] = .failed(reason: error.description) }
         return .failure(RenditionUnavailable(reason: error.description))
     }
 
