@@ -70,22 +70,9 @@ fi
 
 # ---------------------------------------------------------------- build
 mkdir -p "$OUT"
-# A private build folder: `swift test` elsewhere holds .build's lock for minutes, and others may
-# rebuild .build/release while this runs. Incremental after the first time.
-SCRATCH=${BENCH_SCRATCH:-$ROOT/bench/out/build}
-BIN="$OUT/assetfs"   # and a private copy of the binary, in case a second bench rebuilds meanwhile
-if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
-    built=0
-    for attempt in 1 2 3 4 5 6; do
-        if swift build -c release --scratch-path "$SCRATCH" >"$OUT/build.log" 2>&1; then built=1; break; fi
-        log "swift build -c release failed (attempt $attempt; the tree may be mid-edit), retrying in 30 s"
-        sleep 30
-    done
-    ((built)) || { tail -30 "$OUT/build.log" >&2; die "swift build -c release failed 6 times (see $OUT/build.log)"; }
-fi
-[[ -x $SCRATCH/release/assetfs ]] || die "$SCRATCH/release/assetfs is missing (run without BENCH_SKIP_BUILD=1)"
-cp "$SCRATCH/release/assetfs" "$BIN.new" && mv -f "$BIN.new" "$BIN"
-log "assetfs: $("$BIN" --version)"
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+build_release_copy
 
 # ---------------------------------------------------------------- corpus
 generate_corpus() {
@@ -176,8 +163,6 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-calc() { awk "BEGIN { printf \"$1\", $2 }"; }
 
 # timed NAME CMD...: runs CMD under /usr/bin/time, appends its wall time (s, from $EPOCHREALTIME)
 # to TIMES_NAME and its peak RSS (KiB) to RSS_NAME

@@ -1,0 +1,24 @@
+# Shared by the benchmarks: a private release build and the arithmetic of the tables.
+# Source it after defining log and die, with ROOT and OUT set.
+
+# Builds release into a private folder (a `swift test` elsewhere can hold .build's lock for
+# minutes, and others may rebuild .build/release meanwhile) and copies the binary to $OUT/assetfs,
+# so a second bench rebuilding cannot swap it mid-run. Sets BIN. BENCH_SKIP_BUILD=1 skips the build.
+build_release_copy() {
+    local scratch=${BENCH_SCRATCH:-$ROOT/bench/out/build} built=0 attempt
+    BIN="$OUT/assetfs"
+    if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
+        for attempt in 1 2 3 4 5 6; do
+            if swift build -c release --scratch-path "$scratch" >"$OUT/build.log" 2>&1; then built=1; break; fi
+            log "swift build -c release failed (attempt $attempt; the tree may be mid-edit), retrying in 30 s"
+            sleep 30
+        done
+        ((built)) || { tail -30 "$OUT/build.log" >&2; die "swift build -c release failed 6 times (see $OUT/build.log)"; }
+    fi
+    [[ -x $scratch/release/assetfs ]] || die "$scratch/release/assetfs is missing (run without BENCH_SKIP_BUILD=1)"
+    cp "$scratch/release/assetfs" "$BIN.new" && mv -f "$BIN.new" "$BIN"
+    log "assetfs: $("$BIN" --version)"
+}
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+calc() { awk "BEGIN { printf \"$1\", $2 }"; }
