@@ -74,16 +74,6 @@ public final class Catalog: Sendable {
         }
     }
 
-    /// The folder holding `node` (the root is its own parent).
-    public func parent(of node: Node) -> Node {
-        switch node {
-        case .root, .groups: return .root
-        case .album: return .groups
-        case .poster(let a), .asset(let a, _): return .album(a)
-        case .file(let a, let i, _): return .asset(album: a, asset: i)
-        }
-    }
-
     /// The path of `node` inside the mount, for logs and for inode numbering.
     public func path(of node: Node) -> [UInt8] {
         let slash = UInt8(ascii: "/")

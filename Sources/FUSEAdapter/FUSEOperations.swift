@@ -89,10 +89,9 @@ final class FUSEOperations: Sendable {
             request.reply(error: Errno(rawValue: 0))
         }
         ops.opendir = { req, _, fi in
-            if Unmanaged<FUSEOperations>.fromOpaque(fuse_req_userdata(req)!).takeUnretainedValue().statelessOpen.load(ordering: .relaxed) {
-                fuse_reply_err(req, ENOSYS)  // as for files: no OPENDIR/RELEASEDIR, listings cached
-                return
-            }
+            let request = Request(raw: req!)
+            // As for files: no OPENDIR/RELEASEDIR from now on, and listings cached.
+            if request.adapter.statelessOpen.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
             // Listings change only with the source, and then the kernel is told (notify_inval_inode):
             // let it keep them, so `find` and `ls -R` cost one READDIR per folder, once.
             fi!.pointee.cache_readdir = 1

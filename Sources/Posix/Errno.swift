@@ -18,8 +18,6 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let noAttribute = Errno(rawValue: ENODATA)
     public static let range = Errno(rawValue: ERANGE)
     public static let badFileDescriptor = Errno(rawValue: EBADF)
-    public static let accessDenied = Errno(rawValue: EACCES)
-    public static let invalidArgument = Errno(rawValue: EINVAL)
     public static let notConnected = Errno(rawValue: ENOTCONN)
 }
 

@@ -9,7 +9,6 @@ public struct FileStatus: Sendable, Equatable {
     public var groupID: UInt32
     public var size: Int64
     public var modificationNanoseconds: Int64
-    public var changeNanoseconds: Int64
 
     public init(_ st: stat) {
         device = UInt64(st.st_dev)
@@ -19,7 +18,6 @@ public struct FileStatus: Sendable, Equatable {
         groupID = st.st_gid
         size = Int64(st.st_size)
         modificationNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
-        changeNanoseconds = Int64(st.st_ctim.tv_sec) * 1_000_000_000 + Int64(st.st_ctim.tv_nsec)
     }
 
     public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }

@@ -8,8 +8,6 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public var sql: String
 
     public var description: String { "SQLite error \(code): \(message) (\(sql))" }
-    /// The disk (or the quota) is full: the cache can serve from memory but not store.
-    public var isDiskFull: Bool { code & 0xFF == SQLITE_FULL || code & 0xFF == SQLITE_IOERR }
     /// The file is not a database, or is damaged: move it aside and start again.
     public var isCorruption: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 }
