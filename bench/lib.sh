@@ -22,3 +22,12 @@ build_release_copy() {
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.4f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 calc() { awk "BEGIN { printf \"$1\", $2 }"; }
+
+# Sets PY to a python3 that has numpy (empty if none): the corpus generators and psnr.py need it.
+find_numpy_python() {
+    local candidate
+    PY=""
+    for candidate in python3 /usr/bin/python3; do
+        if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import numpy' >/dev/null 2>&1; then PY=$candidate; return; fi
+    done
+}

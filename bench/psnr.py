@@ -16,6 +16,11 @@ import numpy as np
 def read_rgb(path):
     data = subprocess.run(["convert", path, "-colorspace", "sRGB", "-type", "TrueColor", "-depth", "8", "ppm:-"],
                           check=True, stdout=subprocess.PIPE).stdout
+    return parse_ppm(data, path)
+
+
+def parse_ppm(data, path):
+    """The pixels of an 8-bit binary PPM (P6) as a height x width x 3 array."""
     # P6 header: magic, width, height, maxval, each separated by whitespace (no comments from ImageMagick).
     fields, pos = [], 0
     while len(fields) < 4:

@@ -64,11 +64,9 @@ done
 START=$SECONDS
 
 # ---------------------------------------------------------------- tools
-have_numpy() { "$1" -c 'import numpy' >/dev/null 2>&1; }
-PY=""
-for candidate in python3 /usr/bin/python3; do
-    if command -v "$candidate" >/dev/null 2>&1 && have_numpy "$candidate"; then PY=$candidate; break; fi
-done
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+find_numpy_python
 
 missing=()
 command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v jpegtran >/dev/null || missing+=(libjpeg-turbo-progs)
@@ -84,7 +82,8 @@ if ((${#missing[@]})); then
     $SUDO apt-get update -qq
     $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-if [[ -z $PY ]]; then have_numpy /usr/bin/python3 && PY=/usr/bin/python3 || die "no python3 with numpy"; fi
+find_numpy_python
+[[ -n $PY ]] || die "no python3 with numpy"
 
 # ---------------------------------------------------------------- build
 mkdir -p "$OUT" "$CORPUS_DIR" "$REF_DIR" "$RUN_DIR" "$RESULTS"

@@ -50,11 +50,9 @@ TARGET_FLOOR=40       # …where the floor was measured at 40/s: 0.85x the floor
 TARGET_RATIO=$(awk -v a=$TARGET_RATE -v b=$TARGET_FLOOR 'BEGIN { printf "%.2f", a / b }')
 
 # ---------------------------------------------------------------- tools
-have_numpy() { "$1" -c 'import numpy' >/dev/null 2>&1; }
-PY=""
-for candidate in python3 /usr/bin/python3; do
-    if command -v "$candidate" >/dev/null 2>&1 && have_numpy "$candidate"; then PY=$candidate; break; fi
-done
+# shellcheck source=bench/lib.sh
+source "$ROOT/bench/lib.sh"
+find_numpy_python
 missing=()
 command -v djpeg >/dev/null && command -v cjpeg >/dev/null || missing+=(libjpeg-turbo-progs)
 command -v identify >/dev/null && command -v convert >/dev/null || missing+=(imagemagick)
@@ -70,8 +68,6 @@ fi
 
 # ---------------------------------------------------------------- build
 mkdir -p "$OUT"
-# shellcheck source=bench/lib.sh
-source "$ROOT/bench/lib.sh"
 build_release_copy
 
 # ---------------------------------------------------------------- corpus
@@ -97,27 +93,20 @@ generate_corpus() {
     mkdir -p "$CORPUS"
     local part
     for part in 0 1; do
-        "$PY" - "$OUT/bases" "$BASES" "$CORPUS" "$PHOTOS" "$part" <<'PY' &
+        "$PY" - "$OUT/bases" "$BASES" "$CORPUS" "$PHOTOS" "$part" "$ROOT/bench" <<'PY' &
 import subprocess, sys
 import numpy as np
 
 bases_dir, bases, corpus, photos, part = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+bench_dir = sys.argv[6]
+
+sys.path.insert(0, bench_dir)
+from psnr import parse_ppm  # noqa: E402
+
 
 def read_ppm(path):
     with open(path, "rb") as f:
-        data = f.read()
-    fields, pos = [], 0
-    while len(fields) < 4:                      # P6 width height maxval, whitespace-separated
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        end = pos
-        while not data[end:end + 1].isspace():
-            end += 1
-        fields.append(data[pos:end])
-        pos = end
-    assert fields[0] == b"P6" and fields[3] == b"255", path
-    width, height = int(fields[1]), int(fields[2])
-    return np.frombuffer(data, np.uint8, width * height * 3, pos + 1).reshape(height, width, 3)
+        return parse_ppm(f.read(), path)
 
 images = [read_ppm(f"{bases_dir}/base-{s}.ppm") for s in range(1, bases + 1)]
 height, width, _ = images[0].shape

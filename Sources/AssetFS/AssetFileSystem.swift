@@ -139,14 +139,7 @@ public final class AssetFileSystem: Sendable {
         let tree = currentCatalog
         guard let node = tree.node(forInode: inode) else { return completion(.failure(.notFound)) }
         if case .file(let a, let i, .original) = node {
-            let path = root.appending(tree.photo(album: a, asset: i).relativePath)
-            do {
-                completion(.success(.original(descriptor: try FileDescriptor.openReadOnly(path).rawValue)))
-            } catch {
-                Log.warning("\(path): cannot open: \(error)")
-                completion(.failure(error == .notFound ? .notFound : .io))
-            }
-            return
+            return completion(openOriginal(tree.photo(album: a, asset: i)).map { .original(descriptor: $0.rawValue) })
         }
         guard let request = renditionRequest(for: node, in: tree) else { return completion(.failure(.isDirectory)) }
         // Opening needs the size settled (a broken photo fails here), not the bytes.
@@ -171,19 +164,24 @@ public final class AssetFileSystem: Sendable {
         let tree = currentCatalog
         guard let node = tree.node(forInode: inode) else { return completion(.failure(.notFound)) }
         if case .file(let a, let i, .original) = node {
-            let path = root.appending(tree.photo(album: a, asset: i).relativePath)
-            do {
-                let file = try FileDescriptor.openReadOnly(path)
+            return completion(openOriginal(tree.photo(album: a, asset: i)).flatMap { file in
                 defer { file.close() }
-                completion(.success(try file.read(upTo: size, at: offset)))
-            } catch {
-                completion(.failure(error == .notFound ? .notFound : .io))
-            }
-            return
+                return Result { () throws(Errno) in try file.read(upTo: size, at: offset) }.mapError { _ in .io }
+            })
         }
         guard let request = renditionRequest(for: node, in: tree) else { return completion(.failure(.isDirectory)) }
         if offset == 0 { pipeline.markUsed(request) }
         pipeline.read(request, offset: Int(offset), count: size) { completion($0.mapError { _ in .io }) }
+    }
+
+    /// The source of an `original.jpg`. A photo gone since the scan is ENOENT; any other failure EIO.
+    private func openOriginal(_ photo: Photo) -> Result<FileDescriptor, Errno> {
+        let path = root.appending(photo.relativePath)
+        return Result { () throws(Errno) in try FileDescriptor.openReadOnly(path) }.mapError { error in
+            if error == .notFound { return .notFound }
+            Log.warning("\(path): cannot open: \(error)")
+            return .io
+        }
     }
 
     public func release(_ file: OpenFile) {
