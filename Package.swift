@@ -1,7 +1,7 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-/// One executable, `assetfs`. C stays at the edge: three system-library targets and one
+/// One executable, `assetfs`. C stays at the edge: system-library targets (CLinux: the Linux calls glibc does not wrap) and one
 /// small C target (`CJPEG`) for libjpeg, whose fatal errors arrive by longjmp.
 let optimize: [SwiftSetting] = [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
 
@@ -12,9 +12,10 @@ let package = Package(
         .systemLibrary(name: "CFUSE", pkgConfig: "fuse3", providers: [.apt(["libfuse3-dev"])]),
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
+        .systemLibrary(name: "CLinux"),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
 
-        .target(name: "Posix"),
+        .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "Posix"], swiftSettings: optimize),
         .target(name: "PhotoSource", dependencies: ["Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource"]),

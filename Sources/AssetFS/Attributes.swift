@@ -1,3 +1,5 @@
+import Posix
+
 /// What `stat` shows for a node, free of FUSE types.
 public struct Attributes: Sendable, Equatable {
     public var inode: UInt64
@@ -27,6 +29,7 @@ public struct ListingEntry: Sendable, Equatable {
 /// or a rendition, read from the cache range by range (an eviction meanwhile renders the same
 /// bytes again, so it cannot cut a read short).
 public enum OpenFile: Sendable {
-    case original(descriptor: Int32)
-    case rendition(RenditionRequest)
+    case original(FileDescriptor)
+    /// nil: the placeholder of a photo that cannot be shown.
+    case rendition(RenditionRequest?)
 }

@@ -40,7 +40,7 @@ public enum Invalidation: Equatable, Sendable {
             switch node {
             case .root, .groups: break
             case .album(let a): hasher.combine(tree.albums[a].source.ownership)
-            case .poster(let a): hasher.combine(tree.photo(album: a, asset: 0))
+            case .poster(let a): hasher.combine(tree.albums[a].source.photos)
             case .asset(let a, let i), .file(let a, let i, _): hasher.combine(tree.photo(album: a, asset: i))
             }
             for child in children ?? [] { hasher.combine(child.name) }

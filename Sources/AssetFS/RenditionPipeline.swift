@@ -1,30 +1,55 @@
+import Glibc
 import PhotoSource
 import Posix
 import RenditionCache
 import Renditions
 import Synchronization
 
-/// Why a rendition is not available: the photo cannot be rendered (cached, logged once).
-public struct RenditionUnavailable: Error, Sendable, CustomStringConvertible {
-    public var reason: String
-    public var description: String { reason }
+/// Why a rendition is not there.
+public enum RenditionFailure: Error, Sendable, Equatable {
+    /// The photo itself cannot be rendered (remembered until it changes; logged once).
+    case broken(reason: String)
+    /// Not this time: the photo could not be opened or read, or changed under the render, or the
+    /// mount is stopping. Never remembered: the next request tries again.
+    case unavailable(Errno, reason: String)
 }
 
-/// "Cache hit, else produce once, store, return" (as in Nuke's pipeline). Identical in-flight
-/// requests are merged, so N readers of an uncached thumbnail cause one render. Renders run on a
-/// small pool; callers are completed from that pool, never blocked on it.
-public final class RenditionPipeline: Sendable {
-    public typealias Completion = @Sendable (Result<[UInt8], RenditionUnavailable>) -> Void
+/// What makes a rendition from an open photo: the `Renderer`, or a stand-in in tests.
+public protocol RenditionMaking: Sendable {
+    func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition
+}
 
-    private let renderer: Renderer
-    private let store: RenditionStore?
+extension Renderer: RenditionMaking {}
+
+/// "Cache hit, else produce once, store, return" (as in Nuke's pipeline), the one place that
+/// decides it. Identical in-flight requests are merged, so N readers of an uncached thumbnail cause
+/// one render. Renders run on a small pool, thumbnails and user requests before `warm`'s; callers
+/// are completed from that pool, never blocked on it. Writes to the cache go through one writer
+/// thread, so neither a FUSE thread nor a render waits for the database's write lock.
+public final class RenditionPipeline: Sendable {
+    public typealias Completion = @Sendable (Result<[UInt8], RenditionFailure>) -> Void
+
+    private let renderer: any RenditionMaking
+    private let sourceFiles: SourceFiles
+    private let cache: CacheConnection
     private let statistics: Statistics
-    private let pool: WorkerPool
+    private let renders: WorkerPool
+    private let writes = WorkerPool(threads: 1, name: "assetfs-cache-writer")
+    /// Called when a photo is not what the catalog says (gone, replaced): time to rescan.
+    private let onSourceChanged: @Sendable () -> Void
+    private let state = Mutex(State())
+    private static let heldLimit = 32 << 20
+    private static let knownSizesLimit = 1 << 18
+
     private struct State {
-        var outcomes: [CacheKey: Outcome] = [:]
+        /// Sizes of renditions met this mount (bounded; the store has them all).
+        var knownSizes: [CacheKey: Int] = [:]
+        /// Broken photos' reasons until the store has them (for good when there is no store).
+        var failures: [CacheKey: String] = [:]
         var inFlight: [CacheKey: [Completion]] = [:]
-        /// Renditions the store could not keep (disk full): served from memory, newest last.
-        var unstored: [(key: CacheKey, bytes: [UInt8])] = []
+        /// Rendered bytes not (yet) in the store: queued for the writer, or refused (disk full).
+        var held: [(key: CacheKey, bytes: [UInt8])] = []
+        var heldBytes = 0
         var warnedStoreFailure = false
         /// Failure messages already logged (they name the photo, not the rendition).
         var loggedFailures: Set<String> = []
@@ -32,43 +57,29 @@ public final class RenditionPipeline: Sendable {
         var used: Set<CacheKey> = []
         var usedSince = ContinuousClock.now
     }
-    private let state: Mutex<State>
-    private static let unstoredLimit = 32 << 20
 
-    public init(renderer: Renderer, store: RenditionStore?, statistics: Statistics, renderThreads: Int) {
+    public init(renderer: any RenditionMaking, sourceFiles: SourceFiles, cache: CacheConnection, statistics: Statistics,
+                renderThreads: Int, onSourceChanged: @escaping @Sendable () -> Void = {}) {
         self.renderer = renderer
-        self.store = store
+        self.sourceFiles = sourceFiles
+        self.cache = cache
         self.statistics = statistics
-        pool = WorkerPool(threads: renderThreads)
-        var known: [CacheKey: Outcome] = [:]
-        if let store {
-            do { known = try store.allOutcomes() } catch { Log.warning("\(store.path): cannot read known sizes: \(error)") }
-        }
-        state = Mutex(State(outcomes: known))
+        self.onSourceChanged = onSourceChanged
+        renders = WorkerPool(threads: renderThreads, name: "assetfs-render")
     }
 
-    /// The rendition's size or failure if already known: never renders, never touches the disk.
-    public func knownOutcome(_ request: RenditionRequest) -> Outcome? {
-        state.withLock { $0.outcomes[request.key] }
-    }
-
-    /// The rendition's byte count: known (memory, then the store's outcomes), else after the one
-    /// render of this key. A size never needs the bytes to be cached.
-    public func size(_ request: RenditionRequest, completion: @escaping @Sendable (Result<Int, RenditionUnavailable>) -> Void) {
-        let key = request.key
-        var outcome = state.withLock { $0.outcomes[key] }
-        if outcome == nil, let store, let stored = try? store.outcome(for: key) {
-            outcome = stored  // written by another process (assetfs warm) since we loaded
-            state.withLock { $0.outcomes[key] = stored }
-        }
-        switch outcome {
+    /// The rendition's byte count: known (this mount, then the store), else after the one render
+    /// of this key. Answers at once, on the caller's thread, when known.
+    public func size(_ request: RenditionRequest, priority: WorkPriority = .interactive,
+                     completion: @escaping @Sendable (Result<Int, RenditionFailure>) -> Void) {
+        switch knownOutcome(request.key) {
         case .rendered(let size)?:
             Statistics.bump(statistics.cacheHits)
             completion(.success(size))
         case .failed(let reason)?:
-            completion(.failure(RenditionUnavailable(reason: reason)))
+            completion(.failure(.broken(reason: reason)))
         case nil:
-            produceOnce(request, key: key) { completion($0.map(\.count)) }
+            produceOnce(request, priority: priority) { completion($0.map(\.count)) }
         }
     }
 
@@ -79,60 +90,87 @@ public final class RenditionPipeline: Sendable {
         @Sendable func slice(_ bytes: [UInt8]) -> [UInt8] {
             offset < bytes.count ? Array(bytes[offset..<min(bytes.count, offset + count)]) : []
         }
-        if let kept = state.withLock({ $0.unstored.first { $0.key == key }?.bytes }) { return completion(.success(slice(kept))) }
-        if let store {
+        if let held = state.withLock({ $0.held.last { $0.key == key }?.bytes }) { return completion(.success(slice(held))) }
+        if let store = cache.store {
             do {
                 if let bytes = try store.read(key, offset: offset, count: count) { return completion(.success(bytes)) }
             } catch {
                 Log.warning("\(store.path): cache read failed: \(error)")
             }
         }
-        produceOnce(request, key: key) { completion($0.map(slice)) }
+        if case .failed(let reason)? = knownOutcome(key) { return completion(.failure(.broken(reason: reason))) }
+        produceOnce(request, priority: .interactive) { completion($0.map(slice)) }
     }
 
-    /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches:
-    /// a write per read would cost more than the read.
+    /// Why the photo behind `request` cannot be rendered, if that is known; never renders.
+    public func knownFailure(_ request: RenditionRequest) -> String? {
+        if case .failed(let reason)? = knownOutcome(request.key) { return reason }
+        return nil
+    }
+
+    /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches,
+    /// by the writer thread: a write per read would cost more than the read.
     public func markUsed(_ request: RenditionRequest) {
-        guard store != nil else { return }
+        guard cache.isEnabled else { return }
         let batch: [CacheKey]? = state.withLock { state in
             state.used.insert(request.key)
             guard state.used.count >= 512 || ContinuousClock.now - state.usedSince > .seconds(10) else { return nil }
             defer { state.used = []; state.usedSince = .now }
             return Array(state.used)
         }
-        if let batch { writeUses(batch) }
-    }
-
-    /// Writes the pending LRU marks (also at unmount).
-    public func flushUses() {
-        writeUses(state.withLock { state in
-            defer { state.used = []; state.usedSince = .now }
-            return Array(state.used)
-        })
-    }
-
-    private func writeUses(_ keys: [CacheKey]) {
-        guard !keys.isEmpty, let store else { return }
-        do { try store.markUsed(keys) } catch { Log.warning("\(store.path): cannot record use: \(error)") }
+        if let batch { write { store throws(DatabaseError) in try store.markUsed(batch) } }
     }
 
     public enum WarmResult: Sendable { case alreadyCached, rendered, failed(String) }
 
-    /// For `assetfs warm`: makes sure the bytes are in the cache, without reading them.
+    /// For `assetfs warm`: makes sure the bytes are in the cache, without reading them. Warm work
+    /// queues behind what people are waiting for.
     public func ensureStored(_ request: RenditionRequest, completion: @escaping @Sendable (WarmResult) -> Void) {
-        let key = request.key
-        if case .failed(let reason)? = state.withLock({ $0.outcomes[key] }) { return completion(.failed(reason)) }
-        if (try? store?.contains(key)) == true { return completion(.alreadyCached) }
-        produceOnce(request, key: key) { result in
+        if case .failed(let reason)? = knownOutcome(request.key) { return completion(.failed(reason)) }
+        if (try? cache.store?.contains(request.key)) == true { return completion(.alreadyCached) }
+        produceOnce(request, priority: .background) { result in
             switch result {
             case .success: completion(.rendered)
-            case .failure(let error): completion(.failed(error.reason))
+            case .failure(.broken(let reason)), .failure(.unavailable(_, let reason)): completion(.failed(reason))
             }
         }
     }
 
-    /// Joins the render of `key` in flight, or starts it: N callers, one render.
-    private func produceOnce(_ request: RenditionRequest, key: CacheKey, completion: @escaping Completion) {
+    /// Stops rendering (queued requests fail, running ones finish), writes what is pending to the
+    /// cache and checkpoints it. Nothing completes a request after this returns.
+    public func shutdown() {
+        renders.shutdown()
+        let uses = state.withLock { state in
+            defer { state.used = [] }
+            return Array(state.used)
+        }
+        if !uses.isEmpty { write { store throws(DatabaseError) in try store.markUsed(uses) } }
+        writes.shutdown(finishQueued: true)
+        cache.store?.checkpoint()
+    }
+
+    // MARK: Producing
+
+    /// Size or failure from this mount's memory, then the store (which `assetfs warm` also fills).
+    private func knownOutcome(_ key: CacheKey) -> Outcome? {
+        if let known = state.withLock({ state in state.knownSizes[key].map(Outcome.rendered) ?? state.failures[key].map(Outcome.failed) }) {
+            return known
+        }
+        guard let store = cache.store, let stored = try? store.outcome(for: key) else { return nil }
+        if case .rendered(let size) = stored { remember(size, for: key) }
+        return stored
+    }
+
+    private func remember(_ size: Int, for key: CacheKey) {
+        state.withLock { state in
+            if state.knownSizes.count >= Self.knownSizesLimit { state.knownSizes.removeAll(keepingCapacity: true) }
+            state.knownSizes[key] = size
+        }
+    }
+
+    /// Joins the render of the key in flight, or starts it: N callers, one render.
+    private func produceOnce(_ request: RenditionRequest, priority: WorkPriority, completion: @escaping Completion) {
+        let key = request.key
         let first: Bool = state.withLock { state in
             if state.inFlight[key] != nil { state.inFlight[key]!.append(completion); return false }
             state.inFlight[key] = [completion]
@@ -140,74 +178,103 @@ public final class RenditionPipeline: Sendable {
         }
         guard first else { return }
         Statistics.bump(statistics.cacheMisses)
-        pool.submit { [self] in complete(key, with: produce(request, key: key)) }
+        renders.submit(WorkerPool.Job(
+            run: { [self] in complete(key, with: produce(request)) },
+            cancel: { [self] in complete(key, with: .failure(.unavailable(.io, reason: "the mount is stopping"))) }),
+            priority: priority.pool)
     }
 
-    private func cachedBytes(_ key: CacheKey) -> [UInt8]? {
-        guard let store else { return nil }
-        do { return try store.bytes(for: key) } catch {
-            Log.warning("\(store.path): cache read failed: \(error)")
-            return nil
-        }
-    }
-
-    private func produce(_ request: RenditionRequest, key: CacheKey) -> Result<[UInt8], RenditionUnavailable> {
+    private func produce(_ request: RenditionRequest) -> Result<[UInt8], RenditionFailure> {
         // Another process (assetfs warm) may have stored it since we looked.
-        if let bytes = cachedBytes(key) { return .success(bytes) }
+        if let bytes = try? cache.store?.bytes(for: request.key) { return .success(bytes) }
         Statistics.bump(statistics.renders)
+        let name = request.sourcePath.description
         let file: FileDescriptor
-        do { file = try FileDescriptor.openReadOnly(request.source) } catch {
-            return fail(key, RenditionError(.unreadable, path: request.source.description, reason: error.description))
+        do { file = try sourceFiles.open(request.photo) } catch {
+            return unavailable(request, error)
         }
         defer { file.close() }
-        do {
-            let before = try? file.status()
-            let rendition = try renderer.render(file, spec: request.spec, name: request.source.description)
-            let after = try? file.status()
-            // A source rewritten under us could give a mix of old and new: serve nothing rather
-            // than that. A source that changed since the scan renders fine but is not cached under
-            // the old identity; the rescan brings the new one.
-            guard let before, let after, Self.identity(before) == Self.identity(after) else {
-                return .failure(RenditionUnavailable(reason: "\(request.source): the photo changed while it was being rendered"))
+        let rendition: Rendition
+        do { rendition = try renderer.render(file, spec: request.spec, name: name) } catch {
+            guard error.isContentFailure else {
+                return unavailable(request, .unavailable(.io), reason: error.description)
             }
-            for warning in rendition.warnings { Log.warning("\(request.source): \(warning); rendered anyway") }
-            if Self.identity(after) == request.photo.identity { keep(rendition.jpeg, for: key) }
-            return .success(rendition.jpeg)
-        } catch {
-            return fail(key, error)
+            return fail(request.key, error.description)
+        }
+        // A source rewritten under the render could give a mix of old and new: serve nothing.
+        guard let after = try? file.status(), SourceIdentity(after) == request.photo.identity else {
+            return unavailable(request, .changed("changed while it was being rendered"))
+        }
+        for warning in rendition.warnings { Log.warning("\(name): \(warning); rendered anyway") }
+        keep(rendition.jpeg, for: request.key)
+        return .success(rendition.jpeg)
+    }
+
+    /// A failure of this request only, logged once per photo and reason.
+    private func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
+        let reason = reason ?? "\(request.sourcePath): \(failure)"
+        logOnce(reason, warning: true)
+        switch failure {
+        case .changed:
+            onSourceChanged()
+            return .failure(.unavailable(.notFound, reason: reason))
+        case .unavailable(let error):
+            return .failure(.unavailable(error, reason: reason))
         }
     }
 
-    private static func identity(_ status: FileStatus) -> SourceIdentity {
-        SourceIdentity(inode: status.inode, size: status.size, modificationNanoseconds: status.modificationNanoseconds)
-    }
-
-    /// A photo that cannot be rendered: logged once with its path, remembered (in the store too)
-    /// until its source changes, so it is not decoded on every access.
-    private func fail(_ key: CacheKey, _ error: RenditionError) -> Result<[UInt8], RenditionUnavailable> {
+    /// A photo that cannot be rendered: logged once, remembered (in the store, which every mount
+    /// of this source shares) until its source changes, so it is not decoded on every access.
+    private func fail(_ key: CacheKey, _ reason: String) -> Result<[UInt8], RenditionFailure> {
         Statistics.bump(statistics.renderFailures)
-        // One line per broken photo, not per rendition of it.
-        let firstForPhoto = state.withLock { state in
-            state.outcomes[key] = .failed(reason: error.description)
-            return state.loggedFailures.insert(error.description).inserted
-        }
-        if firstForPhoto { Log.error(error.description) }
-        do { try store?.storeFailure(error.description, for: key) } catch { noteStoreFailure(error) }
-        return .failure(RenditionUnavailable(reason: error.description))
-    }
-
-    private func keep(_ bytes: [UInt8], for key: CacheKey) {
-        var stored = store != nil
-        do { try store?.store(bytes, for: key) } catch { stored = false; noteStoreFailure(error) }
-        state.withLock { state in
-            state.outcomes[key] = .rendered(size: bytes.count)
-            guard !stored else { return }
-            state.unstored.append((key, bytes))
-            var total = state.unstored.reduce(0) { $0 + $1.bytes.count }
-            while total > Self.unstoredLimit, state.unstored.count > 1 {
-                total -= state.unstored.removeFirst().bytes.count
+        if logOnce(reason, warning: false) { Statistics.bump(statistics.brokenPhotos) }
+        state.withLock { $0.failures[key] = reason }
+        if cache.isEnabled {
+            write { [self] store throws(DatabaseError) in
+                try store.storeFailure(reason, for: key)
+                state.withLock { _ = $0.failures.removeValue(forKey: key) }
             }
         }
+        return .failure(.broken(reason: reason))
+    }
+
+    @discardableResult
+    private func logOnce(_ message: String, warning: Bool) -> Bool {
+        let first = state.withLock { $0.loggedFailures.insert(message).inserted }
+        if first { warning ? Log.warning(message) : Log.error(message) }
+        return first
+    }
+
+    /// Held in memory until the writer has stored it (or for good, within a limit, when it cannot).
+    private func keep(_ bytes: [UInt8], for key: CacheKey) {
+        remember(bytes.count, for: key)
+        hold(bytes, for: key)
+        guard cache.isEnabled else { return }
+        write { [self] store throws(DatabaseError) in
+            try store.store(bytes, for: key)
+            state.withLock { state in
+                guard let index = state.held.firstIndex(where: { $0.key == key }) else { return }
+                state.heldBytes -= state.held.remove(at: index).bytes.count
+            }
+        }
+    }
+
+    private func hold(_ bytes: [UInt8], for key: CacheKey) {
+        state.withLock { state in
+            state.held.append((key, bytes))
+            state.heldBytes += bytes.count
+            while state.heldBytes > Self.heldLimit, state.held.count > 1 {
+                state.heldBytes -= state.held.removeFirst().bytes.count
+            }
+        }
+    }
+
+    /// Runs a cache write on the writer thread; a failure is logged once and the mount goes on.
+    private func write(_ body: @escaping @Sendable (RenditionStore) throws(DatabaseError) -> Void) {
+        writes.submit(WorkerPool.Job(run: { [self] in
+            guard let store = cache.store else { return }
+            do throws(DatabaseError) { try body(store) } catch { noteStoreFailure(error) }
+        }, cancel: {}))
     }
 
     private func noteStoreFailure(_ error: DatabaseError) {
@@ -218,8 +285,15 @@ public final class RenditionPipeline: Sendable {
         if first { Log.warning("cannot store renditions in the cache (\(error)); serving them from memory") }
     }
 
-    private func complete(_ key: CacheKey, with result: Result<[UInt8], RenditionUnavailable>) {
+    private func complete(_ key: CacheKey, with result: Result<[UInt8], RenditionFailure>) {
         let waiters = state.withLock { $0.inFlight.removeValue(forKey: key) ?? [] }
         for waiter in waiters { waiter(result) }
     }
+}
+
+/// Who is waiting for a render: a person (a read, a stat) or `assetfs warm`.
+public enum WorkPriority: Sendable {
+    case interactive, background
+
+    var pool: WorkerPool.Priority { self == .interactive ? .interactive : .background }
 }

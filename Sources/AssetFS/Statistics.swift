@@ -4,6 +4,8 @@ import Synchronization
 public final class Statistics: Sendable {
     public let renders = Atomic<Int>(0)
     public let renderFailures = Atomic<Int>(0)
+    /// Photos found broken (each counted once, whatever the number of its renditions).
+    public let brokenPhotos = Atomic<Int>(0)
     public let cacheHits = Atomic<Int>(0)
     public let cacheMisses = Atomic<Int>(0)
 

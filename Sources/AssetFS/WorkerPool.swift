@@ -1,25 +1,50 @@
 import Foundation
 import Posix
 
-/// A fixed number of threads running submitted jobs in order: renders run about one per core,
-/// never one thread per request. Threads start on first use (after the daemon has forked).
+/// A fixed number of threads running submitted jobs, most urgent first, then in order: renders run
+/// about one per core, never one thread per request. Threads start on first use (after the daemon
+/// has forked). `shutdown` cancels what has not started and waits for what has, so nothing
+/// answers a request after the session that asked is gone.
 final class WorkerPool: @unchecked Sendable {
+    /// Lower runs first.
+    enum Priority: Int, Comparable, CaseIterable {
+        case interactive, background
+        static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+    }
+
+    struct Job {
+        var run: @Sendable () -> Void
+        /// Called instead of `run` when the pool shuts down first.
+        var cancel: @Sendable () -> Void
+    }
+
     private let threads: Int
+    private let name: String
     private let condition = NSCondition()
-    private var jobs: [@Sendable () -> Void] = []
-    private var head = 0
+    private var queues: [Queue] = Priority.allCases.map { _ in Queue() }
     private var started = false
+    private var stopping = false
+    private var running = 0
 
-    init(threads: Int) { self.threads = max(1, threads) }
+    init(threads: Int, name: String) {
+        self.threads = max(1, threads)
+        self.name = name
+    }
 
-    func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Queues `job`; after `shutdown` it is cancelled at once.
+    func submit(_ job: Job, priority: Priority = .interactive) {
         condition.lock()
-        jobs.append(job)
+        guard !stopping else {
+            condition.unlock()
+            return job.cancel()
+        }
+        queues[priority.rawValue].push(job)
         if !started {
             started = true
+            running = threads
             for index in 0..<threads {
                 let thread = Thread { [self] in work() }
-                thread.name = "assetfs-render-\(index)"
+                thread.name = "\(name)-\(index)"
                 thread.start()
             }
         }
@@ -27,16 +52,51 @@ final class WorkerPool: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Cancels queued jobs (or, with `finishQueued`, runs them), waits for running ones, ends the threads.
+    func shutdown(finishQueued: Bool = false) {
+        condition.lock()
+        stopping = true
+        let cancelled = finishQueued ? [] : queues.flatMap(\.waiting)
+        if !finishQueued { queues = Priority.allCases.map { _ in Queue() } }
+        condition.broadcast()
+        condition.unlock()
+        for job in cancelled { job.cancel() }
+        condition.lock()
+        while running > 0 { condition.wait() }
+        condition.unlock()
+    }
+
     private func work() {
         Signals.blockTerminationInCurrentThread()
         while true {
             condition.lock()
-            while head == jobs.count { condition.wait() }
+            while queues.allSatisfy(\.isEmpty) && !stopping { condition.wait() }
+            guard let index = queues.firstIndex(where: { !$0.isEmpty }) else {
+                running -= 1
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            let job = queues[index].pop()
+            condition.unlock()
+            job.run()
+        }
+    }
+
+    /// First in, first out, without shifting the array on every take.
+    private struct Queue {
+        private var jobs: [Job] = []
+        private var head = 0
+        var isEmpty: Bool { head == jobs.count }
+        var waiting: ArraySlice<Job> { jobs[head...] }
+
+        mutating func push(_ job: Job) { jobs.append(job) }
+
+        mutating func pop() -> Job {
             let job = jobs[head]
             head += 1
             if head > 1024 && head * 2 > jobs.count { jobs.removeFirst(head); head = 0 }
-            condition.unlock()
-            job()
+            return job
         }
     }
 }

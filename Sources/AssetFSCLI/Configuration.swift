@@ -11,7 +11,7 @@ struct Configuration {
 
     /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
     /// the mount is always read-only, nodev, nosuid.
-    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks",
+    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "broken",
                                     "rw", "dev", "suid"]
 
     init(options: [(key: String, value: String)]) throws(UsageError) {
@@ -25,6 +25,11 @@ struct Configuration {
             case "fullscreen_size": mount.fullscreenSize = try Self.number(value, key, 16...16384)
             case "quality": mount.quality = try Self.number(value, key, 1...100)
             case "follow_symlinks": mount.followSymlinks = true
+            case "broken":
+                guard let choice = MountOptions.BrokenPhotos(rawValue: value) else {
+                    throw UsageError("-o broken=\(value): expected 'placeholder' (a neutral picture; the default) or 'error' (EIO)")
+                }
+                mount.brokenPhotos = choice
             default: break
             }
         }

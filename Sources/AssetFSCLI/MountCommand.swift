@@ -33,15 +33,17 @@ struct MountCommand {
 
         let realSource = (try? source.resolved()) ?? source
         try Self.checkSeparate(source: realSource, mountpoint: mountpoint, cache: configuration.cachePath(for: realSource))
-        let store: RenditionStore?
-        do { store = try configuration.openStore(for: realSource) } catch {
-            Log.warning("\(configuration.cachePath(for: realSource)): cannot open the cache (\(error)); renditions will be made in memory only")
-            store = nil
+        // Opened on first use, in the process that serves the mount: never before fuse_daemonize forks.
+        let cache = CacheConnection { [configuration] in
+            do { return try configuration.openStore(for: realSource) } catch {
+                Log.warning("\(configuration.cachePath(for: realSource)): cannot open the cache (\(error)); renditions will be made in memory only")
+                return nil
+            }
         }
         let renderer = Renderer(limits: RenderLimits(waitForMemory: true))
         let fileSystem: AssetFileSystem
         do {
-            fileSystem = try AssetFileSystem(source: realSource, options: configuration.mount, store: store, renderer: renderer,
+            fileSystem = try AssetFileSystem(source: realSource, options: configuration.mount, cache: cache, renderer: renderer,
                                              renderThreads: ProcessEnvironment.processorCount)
         } catch { throw UsageError("SOURCE '\(source)': cannot scan: \(error)") }
 
@@ -51,13 +53,17 @@ struct MountCommand {
         }
         let foreground = arguments.foreground || arguments.debug
         let catalog = fileSystem.currentCatalog
-        let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded) {
+        let watcher = Self.watcher(fileSystem, mount)
+        let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded, started: {
             if !foreground { Log.configure(destination: .syslog, debug: false) }
             Log.info("mounted \(realSource) on \(mountpoint): \(catalog.albums.count) albums, \(catalog.library.photoCount) photos, \(catalog.library.skipped) files skipped")
-            Self.watch(fileSystem, mount)
-        }
-        fileSystem.pipeline.flushUses()
-        store?.checkpoint()
+            _ = cache.store  // open it now, so that a problem with it is logged at the start
+            watcher.watch(catalog.library.folders)
+            watcher.start()
+        }, stopping: {
+            watcher.stop()
+            fileSystem.shutdown()
+        })
         Log.info("unmounted \(mountpoint)")
         return status
     }
@@ -68,17 +74,19 @@ struct MountCommand {
         ((try? source.resolved()) ?? source).description.flatMap { $0 == "," || $0 == "\\" ? ["\\", $0] : [$0] }.map(String.init).joined()
     }
 
-    /// Keeps the mount in step with the source: rescan on change, tell the kernel what went stale.
-    private static func watch(_ fileSystem: AssetFileSystem, _ mount: FUSEMount) {
+    /// Keeps the mount in step with the source: rescan on change, tell the kernel what went stale;
+    /// while SOURCE is away, keep checking for its return.
+    private static func watcher(_ fileSystem: AssetFileSystem, _ mount: FUSEMount) -> SourceWatcher {
         let holder = WatcherHolder()
         let watcher = SourceWatcher(root: fileSystem.root) {
             repeat {
                 mount.invalidate(fileSystem.rescan())
             } while holder.watcher?.watch(fileSystem.currentCatalog.library.folders) == true
+            return !fileSystem.isSourceOnline
         }
         holder.watcher = watcher
-        watcher.watch(fileSystem.currentCatalog.library.folders)
-        watcher.start()
+        fileSystem.whenSourceLooksChanged { [weak watcher] in watcher?.poke() }
+        return watcher
     }
 
     static func checkedSource(_ source: String?) throws(UsageError) -> FilePath {
@@ -124,6 +132,7 @@ struct MountCommand {
     }
 }
 
+/// Lets the watcher's callback reach the watcher (to watch new folders) without a retain cycle.
 private final class WatcherHolder: @unchecked Sendable {
-    var watcher: SourceWatcher?
+    weak var watcher: SourceWatcher?
 }

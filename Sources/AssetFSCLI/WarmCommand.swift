@@ -27,7 +27,7 @@ struct WarmCommand {
         let fileSystem: AssetFileSystem
         do {
             let store = try configuration.openStore(for: realSource)
-            fileSystem = try AssetFileSystem(source: realSource, options: configuration.mount, store: store,
+            fileSystem = try AssetFileSystem(source: realSource, options: configuration.mount, cache: CacheConnection { store },
                                              renderer: Renderer(limits: RenderLimits(waitForMemory: true)),
                                              renderThreads: ProcessEnvironment.processorCount)
         } catch let error as Errno {
@@ -58,6 +58,7 @@ struct WarmCommand {
             }
         }
         group.wait()
+        fileSystem.shutdown()  // the writer stores what is still queued
         progress.finish()
         let (rendered, cached, failed) = tally.withLock { $0 }
         print("rendered \(rendered), already cached \(cached), failed \(failed.count) (\(requests.count) renditions of \(catalog.library.photoCount) photos)")

@@ -1,6 +1,11 @@
+import PhotoSource
+
 /// Inode numbers derived from each node's path in the mount (64-bit FNV-1a), so the same tree
 /// gets the same numbers on every mount, and a photo keeps its numbers when others come and go.
-/// A clash (vanishingly rare) moves the later node, in catalog order, to the next free number.
+/// A file's number also covers its source's identity: a new version of a photo is a new file to
+/// the kernel, so a reader in the middle of the old one keeps reading the old one (or fails),
+/// never a mix. A clash (vanishingly rare) moves the later node, in catalog order, to the next
+/// free number.
 struct InodeTable: Sendable {
     private var byNode: [Node: UInt64] = [:]
     private var byInode: [UInt64: Node] = [:]
@@ -11,11 +16,13 @@ struct InodeTable: Sendable {
         for (a, album) in albums.enumerated() {
             let albumPath = Catalog.groupsName + [0x2F] + album.name
             assign(.album(a), path: albumPath)
-            assign(.poster(album: a), path: albumPath + [0x2F] + Naming.poster)
+            // The poster shows the first photo that renders: any photo of the album may decide it.
+            assign(.poster(album: a), path: albumPath + [0x2F] + Naming.poster + album.source.photos.flatMap(Self.version))
             for (i, name) in album.assetNames.enumerated() {
                 let assetPath = albumPath + [0x2F] + name
+                let version = Self.version(album.source.photos[i])
                 assign(.asset(album: a, asset: i), path: assetPath)
-                for kind in FileKind.allCases { assign(.file(album: a, asset: i, kind: kind), path: assetPath + [0x2F] + kind.fileName) }
+                for kind in FileKind.allCases { assign(.file(album: a, asset: i, kind: kind), path: assetPath + [0x2F] + kind.fileName + version) }
             }
         }
     }
@@ -32,6 +39,8 @@ struct InodeTable: Sendable {
         byNode[node] = inode
         byInode[inode] = node
     }
+
+    private static func version(_ photo: Photo) -> [UInt8] { [0] + Array(photo.identity.text.utf8) }
 
     static func hash(_ bytes: [UInt8]) -> UInt64 {
         var h: UInt64 = 0xcbf2_9ce4_8422_2325

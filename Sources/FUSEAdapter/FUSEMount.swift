@@ -52,8 +52,10 @@ public final class FUSEMount: @unchecked Sendable {
     }
 
     /// Goes to the background unless `foreground` (the parent exits once the mount is ready,
-    /// as sshfs does), calls `started`, and serves requests until unmounted or signalled.
-    public func run(foreground: Bool, singleThreaded: Bool, started: () -> Void) -> Int32 {
+    /// as sshfs does), calls `started`, and serves requests until unmounted or signalled; then
+    /// calls `stopping`, which must end everything that may still reply or notify (renders, the
+    /// watcher) before the session goes.
+    public func run(foreground: Bool, singleThreaded: Bool, started: () -> Void, stopping: () -> Void) -> Int32 {
         _ = fuse_daemonize(foreground ? 1 : 0)
         started()
         let status: Int32
@@ -68,6 +70,7 @@ public final class FUSEMount: @unchecked Sendable {
             fuse_loop_cfg_set_idle_threads(config, 2)
             status = cfuse_session_loop_mt(session, config)
         }
+        stopping()
         fuse_session_unmount(session)
         fuse_remove_signal_handlers(session)
         fuse_session_destroy(session)

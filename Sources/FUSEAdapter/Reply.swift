@@ -60,9 +60,12 @@ struct Request: @unchecked Sendable {
         st.st_gid = attributes.groupID
         st.st_size = off_t(attributes.size)
         st.st_blksize = 4096
-        st.st_blocks = blkcnt_t((attributes.size + 511) / 512)
-        let time = timespec(tv_sec: Int(attributes.modificationNanoseconds / 1_000_000_000),
-                            tv_nsec: Int(attributes.modificationNanoseconds % 1_000_000_000))
+        // Rounded up without overflow, even for a sparse file of 8 EiB.
+        st.st_blocks = blkcnt_t(attributes.size / 512 + (attributes.size % 512 == 0 ? 0 : 1))
+        // Floor division: a time before 1970 has a negative second and a positive nanosecond part.
+        let (seconds, nanoseconds) = attributes.modificationNanoseconds.quotientAndRemainder(dividingBy: 1_000_000_000)
+        let time = nanoseconds < 0 ? timespec(tv_sec: Int(seconds - 1), tv_nsec: Int(nanoseconds + 1_000_000_000))
+                                   : timespec(tv_sec: Int(seconds), tv_nsec: Int(nanoseconds))
         st.st_mtim = time
         st.st_atim = time
         st.st_ctim = time

@@ -1,17 +1,29 @@
 import Posix
 
-/// What identifies a source file's content for caching: its inode, size and mtime. Not the device
-/// number, which changes when the same disk is plugged in again.
+/// What identifies a source file's content for caching: its inode, size, mtime and ctime. Not the
+/// device number, which changes when the same disk is plugged in again. The ctime catches an
+/// in-place edit whose mtime was put back (`touch -r`), at the price of rendering again after a
+/// chmod or chown of the photo.
 public struct SourceIdentity: Hashable, Sendable {
     public var inode: UInt64
     public var size: Int64
     public var modificationNanoseconds: Int64
+    public var changeNanoseconds: Int64
 
-    public init(inode: UInt64, size: Int64, modificationNanoseconds: Int64) {
+    public init(inode: UInt64, size: Int64, modificationNanoseconds: Int64, changeNanoseconds: Int64) {
         self.inode = inode
         self.size = size
         self.modificationNanoseconds = modificationNanoseconds
+        self.changeNanoseconds = changeNanoseconds
     }
+
+    public init(_ status: FileStatus) {
+        self.init(inode: status.inode, size: status.size, modificationNanoseconds: status.modificationNanoseconds,
+                  changeNanoseconds: status.changeNanoseconds)
+    }
+
+    /// For keys and inode numbers: every field, in a fixed order.
+    public var text: String { "\(inode):\(size):\(modificationNanoseconds):\(changeNanoseconds)" }
 }
 
 /// Owner, permission bits and times to show for something derived from a source file or folder.

@@ -54,7 +54,7 @@ private struct Walk {
             } else {
                 photos.append(Photo(
                     relativePath: child, fileName: entry.name,
-                    identity: SourceIdentity(inode: childStatus.inode, size: childStatus.size, modificationNanoseconds: childStatus.modificationNanoseconds),
+                    identity: SourceIdentity(childStatus),
                     ownership: Ownership(userID: childStatus.userID, groupID: childStatus.groupID,
                                          permissions: childStatus.permissions & 0o444,
                                          modificationNanoseconds: childStatus.modificationNanoseconds)))

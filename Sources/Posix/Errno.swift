@@ -19,6 +19,7 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let range = Errno(rawValue: ERANGE)
     public static let badFileDescriptor = Errno(rawValue: EBADF)
     public static let notConnected = Errno(rawValue: ENOTCONN)
+    public static let permissionDenied = Errno(rawValue: EACCES)
 }
 
 /// The one funnel every syscall goes through: retries `EINTR` and turns `-1` into a typed `Errno`.

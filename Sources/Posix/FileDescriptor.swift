@@ -1,3 +1,4 @@
+internal import CLinux
 import Glibc
 
 /// An open file descriptor. A value type like swift-system's: the owner closes it.
@@ -5,15 +6,39 @@ public struct FileDescriptor: Sendable, Hashable {
     public let rawValue: Int32
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
-    /// `open(2)` read-only, close-on-exec.
-    public static func openReadOnly(_ path: FilePath, followLinks: Bool = true) throws(Errno) -> FileDescriptor {
-        let flags = O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
+    /// `open(2)` read-only, close-on-exec; `nonBlocking` so that opening a FIFO returns at once.
+    public static func openReadOnly(_ path: FilePath, followLinks: Bool = true, nonBlocking: Bool = false) throws(Errno) -> FileDescriptor {
+        let flags = O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW) | (nonBlocking ? O_NONBLOCK | O_NOCTTY : 0)
         return FileDescriptor(rawValue: try syscall { path.withCString { open($0, flags) } })
     }
 
+    /// `open(2)` of a folder, only to open things beneath it (`O_PATH`: no read permission needed).
+    public static func openFolder(_ path: FilePath) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try syscall { path.withCString { clinux_open_folder($0) } })
+    }
+
+    /// Opens `relative` read-only and non-blocking (a FIFO cannot hold the caller) beneath this
+    /// folder: `openat2(2)` with `RESOLVE_BENEATH`, so no `..` or symbolic link leads out of it.
+    /// Where the kernel lacks openat2 (before 5.6), a plain `openat(2)`: callers check identity.
+    public func openBeneath(_ relative: FilePath) throws(Errno) -> FileDescriptor {
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
+        do {
+            return FileDescriptor(rawValue: try syscall { relative.withCString { clinux_open_beneath(rawValue, $0, flags) } })
+        } catch where error.rawValue == ENOSYS {
+            return FileDescriptor(rawValue: try syscall { relative.withCString { openat(rawValue, $0, flags) } })
+        }
+    }
+
+    /// A file in memory holding `bytes`, for code that reads only descriptors; the caller closes it.
+    public static func memoryFile(holding bytes: [UInt8]) throws(Errno) -> FileDescriptor {
+        let file = FileDescriptor(rawValue: try syscall { clinux_memory_file("assetfs") })
+        do { try file.writeAll(bytes) } catch { file.close(); throw error }
+        return file
+    }
+
     /// `open(2)` for writing, created with `permissions` if missing, truncated.
-    public static func create(_ path: FilePath, permissions: mode_t = 0o644) throws(Errno) -> FileDescriptor {
-        FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions) } })
+    public static func create(_ path: FilePath, permissions: UInt32 = 0o644) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions)) } })
     }
 
     public func close() { _ = Glibc.close(rawValue) }

@@ -9,6 +9,9 @@ public struct FileStatus: Sendable, Equatable {
     public var groupID: UInt32
     public var size: Int64
     public var modificationNanoseconds: Int64
+    /// Changes on every write, chmod or rename, and cannot be set back by users: the one time that
+    /// tells an in-place edit whose mtime was restored.
+    public var changeNanoseconds: Int64
 
     public init(_ st: stat) {
         device = UInt64(st.st_dev)
@@ -17,7 +20,17 @@ public struct FileStatus: Sendable, Equatable {
         userID = st.st_uid
         groupID = st.st_gid
         size = Int64(st.st_size)
-        modificationNanoseconds = Int64(st.st_mtim.tv_sec) * 1_000_000_000 + Int64(st.st_mtim.tv_nsec)
+        modificationNanoseconds = Self.nanoseconds(st.st_mtim)
+        changeNanoseconds = Self.nanoseconds(st.st_ctim)
+    }
+
+    /// Nanoseconds since the epoch, saturated: ext4 stores dates from 1901 to 2446, beyond what
+    /// Int64 nanoseconds hold (1677 to 2262), and a bogus camera clock must not trap.
+    public static func nanoseconds(_ time: timespec) -> Int64 {
+        let (product, overflow) = Int64(time.tv_sec).multipliedReportingOverflow(by: 1_000_000_000)
+        if overflow { return time.tv_sec < 0 ? Int64.min : Int64.max }
+        let (sum, overflowSum) = product.addingReportingOverflow(Int64(time.tv_nsec))
+        return overflowSum ? Int64.max : sum
     }
 
     public var isDirectory: Bool { mode & UInt32(S_IFMT) == UInt32(S_IFDIR) }

@@ -19,7 +19,8 @@ final class Database {
     /// Prepared once, reset after each use: preparing is a large part of a small query's cost.
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: FilePath) throws(DatabaseError) {
+    /// `busyTimeout`: how long a statement waits for another connection's lock before failing.
+    init(path: FilePath, busyTimeout milliseconds: Int32) throws(DatabaseError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }
@@ -32,7 +33,7 @@ final class Database {
         sqlite3_extended_result_codes(handle, 1)
         // "This routine sets a busy handler that sleeps and tries again until at least ms
         // milliseconds of sleeping have accumulated": a mount and `assetfs warm` share the file.
-        sqlite3_busy_timeout(handle, 30_000)
+        sqlite3_busy_timeout(handle, milliseconds)
     }
 
     deinit {

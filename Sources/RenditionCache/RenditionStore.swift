@@ -20,13 +20,20 @@ public struct CacheKey: Hashable, Sendable {
 ///
 /// Eviction policy: least recently used first, by rendition, until the total is under `capacity`; a rendition
 /// opened in the last minute counts as used now. Each write is one transaction, so a crash at any
-/// moment leaves either the whole rendition or none of it. One serialised connection: the simple
-/// thing, until contention shows in measurements.
+/// moment leaves either the whole rendition or none of it.
+///
+/// Two connections: reads never wait for writes. In WAL mode a reader sees the last committed
+/// state while another connection (ours, `assetfs warm`, `cache clear`) writes, so a cached read
+/// is never held up behind a 30 s busy wait for the write lock; only writes wait.
 public final class RenditionStore: Sendable {
     public let path: FilePath
     public let capacity: Int64
-    private let database: Mutex<Database>
+    private let reader: Mutex<Database>
+    private let writer: Mutex<Database>
     private static let schemaVersion = 2
+    private static let writeTimeout: Int32 = 30_000
+    /// A read that cannot start at once (a checkpoint truncating the WAL) is a miss, not a stall.
+    private static let readTimeout: Int32 = 200
 
     public struct Statistics: Sendable {
         public var bytes: Int64
@@ -45,8 +52,9 @@ public final class RenditionStore: Sendable {
         if !folder.isEmpty { try? Directory.create(folder, permissions: 0o700) }
         let old = umask(0o077)
         defer { umask(old) }
+        let database: Database
         do {
-            database = Mutex(try Self.open(path))
+            database = try Self.open(path)
         } catch where error.isCorruption {
             var now = timespec()
             clock_gettime(CLOCK_REALTIME, &now)
@@ -54,12 +62,14 @@ public final class RenditionStore: Sendable {
             Log.warning("\(path): cache is damaged (\(error.message)); moved aside to \(aside) and starting a new one")
             _ = path.withCString { from in aside.withCString { to in rename(from, to) } }
             for suffix in ["-wal", "-shm"] { _ = FilePath(bytes: path.bytes + Array(suffix.utf8)).withCString { unlink($0) } }
-            database = Mutex(try Self.open(path))
+            database = try Self.open(path)
         }
+        writer = Mutex(database)
+        reader = Mutex(try Database(path: path, busyTimeout: Self.readTimeout))
     }
 
     private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
-        let db = try Database(path: path)
+        let db = try Database(path: path, busyTimeout: writeTimeout)
         var check = ""
         try db.query("PRAGMA quick_check") { check = $0.text(0) }
         guard check == "ok" else { throw DatabaseError(code: 11 /* SQLITE_CORRUPT */, message: check, sql: "PRAGMA quick_check") }
@@ -100,20 +110,9 @@ public final class RenditionStore: Sendable {
         return db
     }
 
-    /// Every known outcome, for loading at mount time.
-    public func allOutcomes() throws(DatabaseError) -> [CacheKey: Outcome] {
-        var result: [CacheKey: Outcome] = [:]
-        try database.withLock { db throws(DatabaseError) in
-            try db.query("SELECT key, size, failure FROM outcomes") { row in
-                result[CacheKey(row.blob(0))] = row.isNull(1) ? .failed(reason: row.text(2)) : .rendered(size: Int(row.integer(1)))
-            }
-        }
-        return result
-    }
-
     public func outcome(for key: CacheKey) throws(DatabaseError) -> Outcome? {
         var result: Outcome?
-        try database.withLock { db throws(DatabaseError) in
+        try reader.withLock { db throws(DatabaseError) in
             try db.query("SELECT size, failure FROM outcomes WHERE key = ?", [.blob(key.bytes)]) { row in
                 result = row.isNull(0) ? .failed(reason: row.text(1)) : .rendered(size: Int(row.integer(0)))
             }
@@ -129,7 +128,7 @@ public final class RenditionStore: Sendable {
     /// Up to `count` bytes from `offset` of a cached rendition, read in place (incremental blob
     /// I/O: a 128 KiB read of a large rendition copies 128 KiB, not the blob); nil if evicted.
     public func read(_ key: CacheKey, offset: Int, count: Int) throws(DatabaseError) -> [UInt8]? {
-        try database.withLock { db throws(DatabaseError) in
+        try reader.withLock { db throws(DatabaseError) in
             var entry: (id: Int64, size: Int)?
             try db.query("SELECT id, size FROM entries WHERE key = ?", [.blob(key.bytes)]) { entry = ($0.integer(0), Int($0.integer(1))) }
             guard let entry else { return nil }
@@ -149,7 +148,7 @@ public final class RenditionStore: Sendable {
     /// Whether the bytes are still cached.
     public func contains(_ key: CacheKey) throws(DatabaseError) -> Bool {
         var found = false
-        try database.withLock { db throws(DatabaseError) in
+        try reader.withLock { db throws(DatabaseError) in
             try db.query("SELECT 1 FROM entries WHERE key = ?", [.blob(key.bytes)]) { _ in found = true }
         }
         return found
@@ -187,7 +186,7 @@ public final class RenditionStore: Sendable {
 
     public func statistics() throws(DatabaseError) -> Statistics {
         var stats = Statistics(bytes: 0, entries: 0, oldestUse: nil, outcomes: 0)
-        try database.withLock { db throws(DatabaseError) in
+        try reader.withLock { db throws(DatabaseError) in
             try db.query("SELECT bytes FROM usage") { stats.bytes = $0.integer(0) }
             try db.query("SELECT count(*), min(last_used) FROM entries") { row in
                 stats.entries = Int(row.integer(0))
@@ -205,7 +204,7 @@ public final class RenditionStore: Sendable {
 
     /// Writes the WAL back into the database file and empties it: a cleanly stopped cache is one file.
     public func checkpoint() {
-        database.withLock { db in try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
+        writer.withLock { db in try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
     }
 
     /// Drops everything, outcomes included.
@@ -213,11 +212,11 @@ public final class RenditionStore: Sendable {
         try transaction { db throws(DatabaseError) in
             try db.execute("DELETE FROM entries; DELETE FROM outcomes;")
         }
-        try database.withLock { db throws(DatabaseError) in try db.execute("VACUUM") }
+        try writer.withLock { db throws(DatabaseError) in try db.execute("VACUUM") }
     }
 
     private func transaction(_ body: (Database) throws(DatabaseError) -> Void) throws(DatabaseError) {
-        try database.withLock { db throws(DatabaseError) in
+        try writer.withLock { db throws(DatabaseError) in
             try db.execute("BEGIN IMMEDIATE")
             do throws(DatabaseError) {
                 try body(db)

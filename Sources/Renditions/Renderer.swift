@@ -32,7 +32,7 @@ public struct Renderer: Sendable {
         self.budget = budget
     }
 
-    /// Renders the photo at `path`. Its bytes depend only on the file's content, `spec` and `rendererVersion`.
+    /// Renders the photo at `path`. Its bytes depend only on the file's content, `spec` and this build (`Renderer.fingerprint`).
     public func render(_ path: FilePath, spec: RenditionSpec) throws(RenditionError) -> Rendition {
         let name = path.description
         let file: FileDescriptor

@@ -21,4 +21,8 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
     }
 
     public var description: String { "\(path): \(kind.rawValue): \(reason)" }
+
+    /// Whether the photo itself is at fault, so trying again cannot help until it changes. A file
+    /// that could not be read (gone, no permission, I/O error) may read fine next time.
+    public var isContentFailure: Bool { kind != .unreadable }
 }

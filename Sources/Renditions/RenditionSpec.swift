@@ -10,6 +10,3 @@ public struct RenditionSpec: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "\(longestSide)px q\(quality)" }
 }
-
-/// Bumped whenever the renderer's output bytes change for the same input; part of every cache key.
-public let rendererVersion = 1

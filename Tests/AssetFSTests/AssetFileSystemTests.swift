@@ -27,9 +27,12 @@ final class Fixture {
         _ = system("mkdir -p \"$(dirname '\(destination)')\" && cp '\(Self.testdata.appending(FilePath(testdataFile)))' '\(destination)'")
     }
 
-    func fileSystem(store: RenditionStore? = nil, options: MountOptions = MountOptions()) throws -> AssetFileSystem {
-        try AssetFileSystem(source: source, options: options, store: store ?? (try RenditionStore(path: folder.appending(Array("cache.sqlite".utf8)), capacity: 1 << 30)),
-                            renderer: Renderer(limits: RenderLimits(waitForMemory: true)), renderThreads: 2)
+    var cachePath: FilePath { folder.appending(Array("cache.sqlite".utf8)) }
+
+    func fileSystem(store: RenditionStore? = nil, options: MountOptions = MountOptions(),
+                    renderer: any RenditionMaking = Renderer(limits: RenderLimits(waitForMemory: true))) throws -> AssetFileSystem {
+        let store = try store ?? RenditionStore(path: cachePath, capacity: 1 << 30)
+        return try AssetFileSystem(source: source, options: options, cache: CacheConnection { store }, renderer: renderer, renderThreads: 2)
     }
 }
 
@@ -68,6 +71,23 @@ extension AssetFileSystem {
     var renders: Int { statistics.renders.load(ordering: .relaxed) }
 }
 
+/// A renderer that holds every render until released, and counts them: concurrency made
+/// deterministic (as Nuke's tests suspend their mock loaders).
+final class HeldRenderer: RenditionMaking, @unchecked Sendable {
+    private let gate = DispatchSemaphore(value: 0)
+    private let count = Mutex(0)
+    var calls: Int { count.withLock { $0 } }
+
+    func release() { gate.signal() }
+
+    func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        count.withLock { $0 += 1 }
+        gate.wait()
+        gate.signal()  // once released, stay open
+        return try Renderer().render(file, spec: spec, name: name)
+    }
+}
+
 @Suite struct AssetFileSystemTests {
     @Test func listingAndStatOfFoldersAndOriginalsRenderNothing() throws {
         let fixture = Fixture(["A/one.jpg": "orientation/Landscape_6.jpg", "A/two.jpg": "cameras/Nikon_D5000.jpg"])
@@ -94,7 +114,9 @@ extension AssetFileSystem {
         // The poster is the same rendition: no second render.
         #expect(try fs.lookupPath("groups/A/thumbnail.jpg").get().size == attributes.size)
         #expect(fs.renders == 1)
-        // A second filesystem over the same cache knows the size without rendering.
+        // A second filesystem over the same cache (after the first has stopped, as at a remount)
+        // knows the size without rendering.
+        fs.shutdown()
         let again = try fixture.fileSystem()
         #expect(try again.lookupPath("groups/A/one/thumbnail.jpg").get().size == attributes.size)
         #expect(try again.readAll("groups/A/one/thumbnail.jpg").get() == bytes)
@@ -103,27 +125,104 @@ extension AssetFileSystem {
 
     @Test func concurrentMissesOfOneRenditionRenderOnce() throws {
         let fixture = Fixture(["A/one.jpg": "cameras/canon_hdr_NO.jpg"])
-        let fs = try fixture.fileSystem()
-        let results = Mutex<[[UInt8]]>([])
-        DispatchQueue.concurrentPerform(iterations: 32) { i in
-            let bytes = try? fs.readAll(i % 2 == 0 ? "groups/A/one/fullscreen.jpg" : "groups/A/one/fullscreen.jpg").get()
-            results.withLock { $0.append(bytes ?? []) }
+        let renderer = HeldRenderer()
+        let fs = try fixture.fileSystem(renderer: renderer)
+        let inode = try #require(fs.currentCatalog.children(of: .asset(album: 0, asset: 0))?.first { $0.node == .file(album: 0, asset: 0, kind: .fullscreen) })
+        let fullscreen = fs.currentCatalog.inode(of: inode.node)
+        // 32 reads of one uncached rendition, all asked before the one render may finish.
+        let results = Mutex<[Result<[UInt8], Errno>]>([])
+        let done = DispatchGroup()
+        for _ in 0..<32 {
+            done.enter()
+            fs.read(inode: fullscreen, size: 1 << 20, offset: 0) { result in
+                results.withLock { $0.append(result) }
+                done.leave()
+            }
         }
-        let all = results.withLock { $0 }
+        renderer.release()
+        done.wait()
+        let all = try results.withLock { $0 }.map { try $0.get() }
         #expect(all.count == 32 && Set(all).count == 1 && !all[0].isEmpty)
-        #expect(fs.renders == 1)
+        #expect(renderer.calls == 1)
     }
 
-    @Test func aBrokenPhotoFailsItsRenditionsOnceButKeepsItsOriginal() throws {
-        let fixture = Fixture(["A/bad.jpg": "malformed/missing-sos.jpg", "A/good.jpg": "malformed/grayscale.jpg"])
+    @Test func aBrokenPhotoShowsAPlaceholderWithItsReasonAndKeepsItsOriginal() throws {
+        let fixture = Fixture(["A/a-bad.jpg": "malformed/missing-sos.jpg", "A/b-good.jpg": "malformed/grayscale.jpg"])
         let fs = try fixture.fileSystem()
-        #expect(fs.lookupPath("groups/A/bad/thumbnail.jpg") == .failure(.io))
-        #expect(fs.readAll("groups/A/bad/fullscreen.jpg") == .failure(.io))
-        #expect(fs.lookupPath("groups/A/bad/thumbnail.jpg") == .failure(.io))
+        let placeholder = try #require(Renderer.placeholder)
+        #expect(try fs.lookupPath("groups/A/a-bad/thumbnail.jpg").get().size == Int64(placeholder.count))
+        #expect(try fs.readAll("groups/A/a-bad/fullscreen.jpg").get() == placeholder)
+        #expect(try fs.readAll("groups/A/a-bad/thumbnail.jpg").get() == placeholder)
         #expect(fs.renders == 2)  // thumbnail and fullscreen, each tried once
         #expect(fs.statistics.renderFailures.load(ordering: .relaxed) == 2)
-        #expect(try fs.readAll("groups/A/bad/original.jpg").get().count == 104)
-        #expect(try fs.readAll("groups/A/good/thumbnail.jpg").get().count > 0)
+        #expect(fs.statistics.brokenPhotos.load(ordering: .relaxed) == 1)
+        let asset = try fs.lookupPath("groups/A/a-bad").get()
+        #expect(fs.extendedAttributeNames(asset.inode).contains(AssetFileSystem.errorAttribute))
+        let reason = String(decoding: try fs.extendedAttribute(asset.inode, name: AssetFileSystem.errorAttribute).get(), as: UTF8.self)
+        #expect(reason.contains("a-bad.jpg") && reason.contains("corrupt"))
+        #expect(try fs.readAll("groups/A/a-bad/original.jpg").get().count == 104)
+        // The album poster is the first photo that renders, not the placeholder.
+        let good = try fs.readAll("groups/A/b-good/thumbnail.jpg").get()
+        #expect(try fs.readAll("groups/A/thumbnail.jpg").get() == good)
+        #expect(try fs.lookupPath("groups/A/thumbnail.jpg").get().size == Int64(good.count))
+    }
+
+    @Test func withBrokenEqualsErrorABrokenPhotoIsEIO() throws {
+        let fixture = Fixture(["A/bad.jpg": "malformed/missing-sos.jpg"])
+        var options = MountOptions()
+        options.brokenPhotos = .error
+        let fs = try fixture.fileSystem(options: options)
+        #expect(fs.lookupPath("groups/A/bad/thumbnail.jpg") == .failure(.io))
+        #expect(fs.readAll("groups/A/bad/fullscreen.jpg") == .failure(.io))
+        #expect(fs.lookupPath("groups/A/thumbnail.jpg") == .failure(.io))
+        #expect(fs.renders == 2)
+    }
+
+    @Test func aPhotoThatCannotBeOpenedIsRetriedNotRemembered() throws {
+        let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg"])
+        let fs = try fixture.fileSystem()
+        let photo = "\(fixture.source)/A/one.jpg", away = "\(fixture.folder)/one.jpg"
+        #expect(rename(photo, away) == 0)
+        #expect(fs.lookupPath("groups/A/one/thumbnail.jpg") == .failure(.notFound))
+        #expect(rename(away, photo) == 0)
+        _ = fs.rescan()  // the rename changed the photo's ctime: a mount's watcher rescans
+        #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get().starts(with: [0xFF, 0xD8]))
+        let store = try RenditionStore(path: fixture.cachePath, capacity: 1 << 30)
+        #expect(try store.statistics().outcomes <= 1)  // only the thumbnail that rendered; no failure kept
+        #expect(fs.statistics.brokenPhotos.load(ordering: .relaxed) == 0)
+    }
+
+    @Test func anEditWithItsModificationTimePutBackIsNoticed() throws {
+        let fixture = Fixture(["A/one.jpg": "orientation/Landscape_1.jpg"])
+        let fs = try fixture.fileSystem()
+        let before = try fs.readAll("groups/A/one/thumbnail.jpg").get()
+        let path = FilePath("\(fixture.source)/A/one.jpg")
+        let status = try FileStatus(path: path)
+        // Same size, different bytes (as an in-place metadata edit), then the old mtime restored.
+        let file = open(path.description, O_WRONLY)
+        var bytes = try FileDescriptor.openReadOnly(path).read(upTo: Int(status.size), at: 0)
+        for index in stride(from: bytes.count - 2000, to: bytes.count - 2, by: 1) where bytes[index] != 0xFF && bytes[index + 1] != 0xFF { bytes[index] ^= 0x55 }
+        #expect(pwrite(file, bytes, bytes.count, 0) == bytes.count)
+        close(file)
+        let seconds = status.modificationNanoseconds / 1_000_000_000
+        var times = [timespec(tv_sec: Int(seconds), tv_nsec: 0), timespec(tv_sec: Int(seconds), tv_nsec: Int(status.modificationNanoseconds % 1_000_000_000))]
+        #expect(utimensat(AT_FDCWD, path.description, &times, 0) == 0)
+        #expect(try FileStatus(path: path).modificationNanoseconds == status.modificationNanoseconds)
+        _ = fs.rescan()
+        #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get() != before)
+    }
+
+    @Test func sizesStayExactAfterTheCacheIsClearedBesideIt() throws {
+        let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg", "A/two.jpg": "cameras/canon_hdr_NO.jpg"])
+        let fs = try fixture.fileSystem()
+        for name in ["one", "two"] { _ = try fs.readAll("groups/A/\(name)/thumbnail.jpg").get() }
+        try RenditionStore(path: fixture.cachePath, capacity: 1 << 30).clear()  // `assetfs cache clear` beside the mount
+        for name in ["one", "two"] {
+            for kind in ["thumbnail", "fullscreen"] {
+                let path = "groups/A/\(name)/\(kind).jpg"
+                #expect(try fs.lookupPath(path).get().size == Int64(try fs.readAll(path).get().count))
+            }
+        }
     }
 
     @Test func readsReturnTheRequestedRange() throws {
@@ -175,13 +274,15 @@ extension AssetFileSystem {
         #expect(changes.contains(.inode(before.inode)))
         #expect(changes.contains(.entry(parent: try fs.lookupPath("groups/A").get().inode, name: Array("two".utf8))))
         let after = try fs.lookupPath("groups/A/one/thumbnail.jpg").get()
-        #expect(after.inode == before.inode && after.size != before.size)
+        // A new version is a new file to the kernel; the old one still reads by its number.
+        #expect(after.inode != before.inode && after.size != before.size)
+        #expect(try wait { fs.read(inode: before.inode, size: 1 << 20, offset: 0, completion: $0) }.get().count == Int(before.size))
         #expect(fs.lookupPath("groups/A/two") == .failure(.notFound))
     }
 
     @Test func withoutAStoreRenditionsAreServedFromMemory() throws {
         let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg"])
-        let fs = try AssetFileSystem(source: fixture.source, options: MountOptions(), store: nil, renderer: Renderer(), renderThreads: 1)
+        let fs = try AssetFileSystem(source: fixture.source, options: MountOptions(), cache: .none, renderer: Renderer(), renderThreads: 1)
         let attributes = try fs.lookupPath("groups/A/one/thumbnail.jpg").get()
         #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get().count == Int(attributes.size))
         #expect(fs.renders == 1)

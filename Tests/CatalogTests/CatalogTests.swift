@@ -6,7 +6,7 @@ import Testing
 func photo(_ path: String, inode: UInt64 = 1) -> Photo {
     let relative = FilePath(path)
     return Photo(relativePath: relative, fileName: relative.lastComponent,
-                 identity: SourceIdentity(inode: inode, size: 10, modificationNanoseconds: 5),
+                 identity: SourceIdentity(inode: inode, size: 10, modificationNanoseconds: 5, changeNanoseconds: 5),
                  ownership: Ownership(userID: 0, groupID: 0, permissions: 0o444, modificationNanoseconds: 5))
 }
 

@@ -46,7 +46,7 @@ final class ScratchTree {
         tree.file("A/private.jpg", mode: 0o600)
         let status = try FileStatus(path: tree.root.appending(FilePath("A/private.jpg")))
         let photo = try #require(try PhotoScanner().scan(tree.root).albums.first?.photos.first)
-        #expect(photo.identity == SourceIdentity(inode: status.inode, size: 4, modificationNanoseconds: status.modificationNanoseconds))
+        #expect(photo.identity == SourceIdentity(inode: status.inode, size: 4, modificationNanoseconds: status.modificationNanoseconds, changeNanoseconds: status.changeNanoseconds))
         #expect(photo.ownership.permissions == 0o400)
     }
 

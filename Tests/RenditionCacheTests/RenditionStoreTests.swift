@@ -29,7 +29,7 @@ func key(_ text: String) -> CacheKey { CacheKey(Array(text.utf8)) }
         #expect(try store.outcome(for: key("a")) == .rendered(size: 3))
         #expect(try store.outcome(for: key("b")) == .failed(reason: "broken.jpg: corrupt"))
         #expect(try store.bytes(for: key("missing")) == nil)
-        #expect(try store.allOutcomes().count == 2)
+        #expect(try store.statistics().outcomes == 2)
         #expect(try FileStatus(path: path).permissions == 0o600)
         #expect(try FileStatus(path: folder.file("sub")).permissions == 0o700)
     }

@@ -1,0 +1,32 @@
+#ifndef ASSETFS_CLINUX_SHIM_H
+#define ASSETFS_CLINUX_SHIM_H
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#ifndef O_PATH
+#define O_PATH 010000000 /* glibc shows it only under _GNU_SOURCE */
+#endif
+
+/* A descriptor of a folder that is only a place to open things beneath (needs no read permission). */
+static inline int clinux_open_folder(const char *path) {
+    return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+/* openat2(2) has no glibc wrapper, and syscall(2) is variadic (Swift cannot call it).
+   Resolves `path` beneath `dirfd` only: no "..", absolute path or symbolic link may lead out,
+   and no /proc magic link is followed. Returns -1 with errno set (ENOSYS before Linux 5.6). */
+static inline int clinux_open_beneath(int dirfd, const char *path, int flags) {
+    struct open_how how = {0};
+    how.flags = (unsigned long long)flags;
+    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+    return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof how);
+}
+
+/* An anonymous file in memory (memfd_create(2), close-on-exec), for code that reads descriptors. */
+static inline int clinux_memory_file(const char *name) {
+    return (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
+}
+#endif

@@ -1,0 +1,69 @@
+import Glibc
+import Posix
+
+/// Pictures the renderer makes from nothing: the placeholder shown for a photo that cannot be
+/// rendered, and the sample whose rendition fingerprints the renderer's output.
+enum BuiltInImages {
+    /// Encodes `size` pixels of `components` channels, each byte given by `pixel(x, y, channel)`.
+    static func jpeg(_ size: PixelSize, components: Int, quality: Int,
+                     pixel: (Int, Int, Int) -> UInt8) throws(RenditionError) -> [UInt8] {
+        let encoder = try JPEGEncoder(size: size, components: components, quality: quality, iccProfile: nil, path: "built-in image")
+        var row = [UInt8](repeating: 0, count: size.width * components)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                for c in 0..<components { row[x * components + c] = pixel(x, y, c) }
+            }
+            try row.withUnsafeBufferPointer { buffer throws(RenditionError) in try encoder.write(row: buffer.baseAddress!) }
+        }
+        return try encoder.finish()
+    }
+
+    /// A neutral grey 4:3 picture crossed by two lighter diagonals: "this photo cannot be shown".
+    static func placeholder() throws(RenditionError) -> [UInt8] {
+        let size = PixelSize(width: 256, height: 192)
+        return try jpeg(size, components: 1, quality: 85) { x, y, _ in
+            let onDiagonal = abs(x * 3 - y * 4) < 8 || abs((size.width - 1 - x) * 3 - y * 4) < 8
+            return onDiagonal ? 0xB0 : 0x80
+        }
+    }
+
+    /// A photo-like sample with EXIF orientation 6 (turn right), so rendering it goes through
+    /// shrink-on-load, the resampler, the orientation and the encoder.
+    static func fingerprintSample() throws(RenditionError) -> [UInt8] {
+        let size = PixelSize(width: 256, height: 160)
+        let jpeg = try jpeg(size, components: 3, quality: 95) { x, y, c in
+            let checker = (x / 16 + y / 16) % 2 == 0 ? 40 : 0
+            return UInt8(truncatingIfNeeded: [x, y * 3 / 2, (x + y) / 2][c] + checker)
+        }
+        // APP1 "Exif": a big-endian TIFF header and one IFD holding Orientation (0x0112) = 6.
+        let exif: [UInt8] = [0xFF, 0xE1, 0x00, 0x22, 0x45, 0x78, 0x69, 0x66, 0x00, 0x00,
+                             0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,
+                             0x00, 0x01, 0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00,
+                             0x00, 0x00, 0x00, 0x00]
+        return Array(jpeg[..<2]) + exif + Array(jpeg[2...])
+    }
+}
+
+extension Renderer {
+    /// The placeholder JPEG served for a photo that cannot be rendered (same bytes every time).
+    public static let placeholder: [UInt8]? = try? BuiltInImages.placeholder()
+
+    /// A hash of what this build renders from a fixed sample: part of every cache key, so a change
+    /// of output bytes (code, libjpeg-turbo, flags) can never meet sizes or bytes stored before it,
+    /// without anyone remembering to bump a version.
+    public static let fingerprint: String = {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func mix(_ bytes: [UInt8]) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
+        do {
+            let file = try FileDescriptor.memoryFile(holding: try BuiltInImages.fingerprintSample())
+            defer { file.close() }
+            for side in [24, 100] {
+                mix(try Renderer().render(file, spec: RenditionSpec(longestSide: side), name: "fingerprint sample").jpeg)
+            }
+        } catch {
+            Log.warning("cannot fingerprint the renderer (\(error)); renditions will not be shared with other builds")
+            mix(Array("unfingerprinted \(getpid())".utf8))
+        }
+        return String(hash, radix: 16)
+    }()
+}
