@@ -44,11 +44,11 @@ extension Mounted {
             ])
             try withScratch(library) { scratch in
                 let thumbnail = Array((scratch.mountpoint + "/groups/A/broken/thumbnail.jpg").utf8)
-                let first = try scratch.mount()
+                let first = try scratch.mount(options: ["broken=error"])
                 #expect(statErrno(thumbnail) == EIO)
                 #expect(try first.stats().renderFailures == 1)
                 first.unmount()
-                let second = try scratch.mount()
+                let second = try scratch.mount(options: ["broken=error"])
                 #expect(statErrno(thumbnail) == EIO)
                 let stats = try second.stats()
                 #expect(stats.renders == 0 && stats.renderFailures == 0, "\(stats)")
