@@ -4,6 +4,7 @@ import Posix
 import RenditionCache
 import Renditions
 import Synchronization
+import TestFixtures
 import Testing
 @testable import AssetFS
 
@@ -11,8 +12,7 @@ import Testing
 final class Fixture {
     let folder: FilePath
     let source: FilePath
-    static let testdata = FilePath(String(#filePath)).components.dropLast(3).reduce(FilePath("/")) { $0.appending($1) }
-        .appending(Array("../shared/testdata".utf8))
+    static let testdata = FilePath(Fixtures.root)
 
     init(_ files: [String: String]) {
         var template = Array("/tmp/assetfs-fs-XXXXXX".utf8CString)

@@ -1,4 +1,4 @@
-"""Every file of ../shared/testdata mounted and read by 8 readers at once: each JPEG's outcome is
+"""Every file of Tests/Fixtures mounted and read by 8 readers at once: each JPEG's outcome is
 what expectations.csv allows (a complete rendition or EIO, never a short or empty file), other
 formats are not shown, failures are fast, and the daemon's peak RSS stays under 600 MiB."""
 import errno
@@ -13,7 +13,7 @@ RSS_LIMIT_MIB = 600
 
 
 def arrange(scratch):
-    """A copy of testdata, one album per folder. The copy is then made read-only with a bind
+    """A copy of the fixtures, one album per folder. The copy is then made read-only with a bind
     mount elsewhere (security.py); here a before/after snapshot proves nothing was written."""
     source = scratch.sub("testdata")
     for folder in ("orientation", "cameras", "malformed", "formats"):

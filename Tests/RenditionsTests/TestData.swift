@@ -1,17 +1,14 @@
 import Foundation
 import Posix
+import TestFixtures
 @testable import Renditions
 
-/// The shared test images (`/work/shared/testdata`, i.e. `../shared/testdata` from the package root)
-/// and the facts `expectations.csv` states about each of them.
+/// The test images vendored in Tests/Fixtures (located by `Fixtures`, the one place naming that
+/// folder) and the facts `expectations.csv` states about each of them.
 enum TestData {
-    /// Tests/RenditionsTests/TestData.swift → ../../../shared/testdata
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/testdata")
+    static let root: URL = URL(fileURLWithPath: Fixtures.root, isDirectory: true)
 
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot: URL = URL(fileURLWithPath: Fixtures.packageRoot, isDirectory: true)
 
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
     static func filePath(_ relative: String) -> FilePath { FilePath(path(relative)) }
