@@ -21,6 +21,21 @@ enum TestData {
         return rows.dropFirst().filter { $0.count >= 7 }.map(Expectation.init(row:))
     }()
 
+    /// Every column of expectations.csv by header name, per file: for the columns past the first
+    /// seven that `Expectation` keeps (e.g. `djpeg`: what libjpeg-turbo's djpeg said of the file).
+    static let columns: [String: [String: String]] = {
+        guard let text = try? String(contentsOfFile: path("expectations.csv"), encoding: .utf8) else { return [:] }
+        let rows = CSV.parse(text)
+        guard let header = rows.first else { return [:] }
+        var result: [String: [String: String]] = [:]
+        for row in rows.dropFirst() where row.count == header.count {
+            result[row[0]] = Dictionary(uniqueKeysWithValues: zip(header, row))
+        }
+        return result
+    }()
+
+    static func column(_ name: String, of file: String) -> String? { columns[file]?[name] }
+
     static func expectations(in folders: String...) -> [Expectation] {
         expectations.filter { row in folders.contains { row.file.hasPrefix($0 + "/") } }
     }
