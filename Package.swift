@@ -25,12 +25,14 @@ let package = Package(
         .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Renditions", "RenditionCache", "PhotoSource", "Posix"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI"]),
 
+        // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
+        .target(name: "TestFixtures", path: "Tests/TestFixtures"),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
-        .testTarget(name: "RenditionsTests", dependencies: ["Renditions", "Posix"]),
+        .testTarget(name: "RenditionsTests", dependencies: ["Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "Posix"]),
-        .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Renditions", "RenditionCache", "Posix"]),
-        .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix"]),
+        .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Renditions", "RenditionCache", "Posix", "TestFixtures"]),
+        .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix", "TestFixtures"]),
     ]
 )

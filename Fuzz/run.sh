@@ -4,8 +4,8 @@
 #   bash Fuzz/run.sh [SECONDS]     # default 120; from anywhere
 #
 # Builds Fuzz/.build/render-fuzzer (Fuzz/build.sh), seeds it with every JPEG of
-# ../shared/testdata/{orientation,cameras,malformed} (relative to the repository root; override
-# with FUZZ_TESTDATA=DIR), and runs it with a 10 s per-input timeout, a 2 GiB RSS limit and
+# Tests/Fixtures/{orientation,cameras,malformed} (the test photos vendored in the repository;
+# override with FUZZ_TESTDATA=DIR), and runs it with a 10 s per-input timeout, a 2 GiB RSS limit and
 # inputs up to 1 MiB. The growing corpus is kept in Fuzz/.build/corpus between runs (gitignored).
 # A crash, timeout, leak or OOM stops libFuzzer: the input is saved as Fuzz/crashes/<kind>-<sha1>
 # and this script exits non-zero (libFuzzer's status). Replay one with
@@ -18,7 +18,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SECONDS_TO_RUN=${1:-120}
-TESTDATA=${FUZZ_TESTDATA:-$ROOT/../shared/testdata}
+TESTDATA=${FUZZ_TESTDATA:-$ROOT/Tests/Fixtures}
 BUILD="$ROOT/Fuzz/.build"
 CRASHES="$ROOT/Fuzz/crashes"
 

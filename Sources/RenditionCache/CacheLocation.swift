@@ -4,12 +4,15 @@ import Posix
 /// Where a source's cache lives by default: `$XDG_CACHE_HOME/assetfs/` (else `~/.cache/assetfs/`),
 /// one file per source, named from the source's real path so two sources never share a file.
 public enum CacheLocation {
-    public static func defaultPath(forSource realSource: FilePath) -> FilePath {
+    /// `environment` looks up a variable; the process environment unless a caller (a test) passes
+    /// its own, which spares it setenv while other threads read the environment.
+    public static func defaultPath(forSource realSource: FilePath,
+                                   environment: (String) -> String? = processEnvironment) -> FilePath {
         let base: FilePath
-        if let xdg = getenv("XDG_CACHE_HOME"), xdg.pointee != 0 {
-            base = FilePath(String(cString: xdg))
-        } else if let home = getenv("HOME"), home.pointee != 0 {
-            base = FilePath(String(cString: home)).appending(Array(".cache".utf8))
+        if let xdg = environment("XDG_CACHE_HOME"), !xdg.isEmpty {
+            base = FilePath(xdg)
+        } else if let home = environment("HOME"), !home.isEmpty {
+            base = FilePath(home).appending(Array(".cache".utf8))
         } else {
             base = FilePath("/var/cache")
         }
@@ -19,5 +22,10 @@ public enum CacheLocation {
         for byte in realSource.bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         let hex = String(hash, radix: 16)
         return base.appending(Array("assetfs".utf8)).appending(Array("\(safe)-\(hex).sqlite".utf8))
+    }
+
+    /// The variable from the process environment (getenv).
+    public static func processEnvironment(_ name: String) -> String? {
+        getenv(name).map { String(cString: $0) }
     }
 }

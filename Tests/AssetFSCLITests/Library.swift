@@ -1,14 +1,14 @@
 import Foundation
 import Glibc
 
-/// A photo folder to build as SOURCE (copies of shared samples, so tests may change them), and the
+/// A photo folder to build as SOURCE (copies of fixture samples, so tests may change them), and the
 /// tree assetfs is expected to show for it, written out by hand.
 struct Library {
     struct Asset {
         var name: [UInt8]
         /// The file under SOURCE.
         var source: [UInt8]
-        /// The shared sample it is a copy of (a key of expectations.csv).
+        /// The fixture sample it is a copy of (a key of expectations.csv).
         var sample: String
     }
     struct Album {

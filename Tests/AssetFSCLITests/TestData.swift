@@ -1,15 +1,13 @@
 import Foundation
 import Glibc
+import TestFixtures
 
-/// The shared sample photos (`../shared/testdata` from the package root; read-only) and what
-/// `expectations.csv` says about them.
+/// The sample photos vendored in Tests/Fixtures (located by `Fixtures`, the one place naming that
+/// folder; read-only) and what `expectations.csv` says about them.
 enum TestData {
-    /// Tests/AssetFSCLITests/X.swift → ../../../shared/testdata
-    static let root: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().appendingPathComponent("../../../shared/testdata").standardizedFileURL.path
+    static let root: String = Fixtures.root
 
-    static let packageRoot: String = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let packageRoot: String = Fixtures.packageRoot
 
     static func path(_ sample: String) -> String { root + "/" + sample }
 

@@ -1,9 +1,10 @@
 import Dispatch
 import Glibc
 import Posix
-import RenditionCache
+@testable import RenditionCache
 import Renditions
 import Synchronization
+import TestFixtures
 import Testing
 @testable import AssetFS
 
@@ -11,8 +12,7 @@ import Testing
 final class Fixture {
     let folder: FilePath
     let source: FilePath
-    static let testdata = FilePath(String(#filePath)).components.dropLast(3).reduce(FilePath("/")) { $0.appending($1) }
-        .appending(Array("../shared/testdata".utf8))
+    static let testdata = FilePath(Fixtures.root)
 
     init(_ files: [String: String]) {
         var template = Array("/tmp/assetfs-fs-XXXXXX".utf8CString)
@@ -286,5 +286,77 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let attributes = try fs.lookupPath("groups/A/one/thumbnail.jpg").get()
         #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get().count == Int(attributes.size))
         #expect(fs.renders == 1)
+    }
+
+    /// The pipeline's LRU marks: `markUsed` collects, `flushUses` (and a batch of 512) writes them
+    /// to the store. The store counts whole seconds and skips entries marked in the last minute, so
+    /// the test sets `last_used` far in the past through its own connection instead of sleeping.
+    @Test func marksOfUseAreKeptUntilFlushedThenWritten() throws {
+        let fixture = Fixture(["A/one.jpg": "malformed/grayscale.jpg"])
+        let store = try RenditionStore(path: fixture.folder.appending(Array("uses.sqlite".utf8)), capacity: 1 << 30)
+        let fs = try fixture.fileSystem(store: store)
+        _ = try fs.readAll("groups/A/one/thumbnail.jpg").get()
+        let request = RenditionRequest(root: fs.root, photo: fs.currentCatalog.photo(album: 0, asset: 0), spec: fs.options.thumbnail)
+        #expect(try store.contains(request.key))
+        let clock = try PipelineUseClock(store)
+        let longAgo: Int64 = 1_000_000
+
+        fs.pipeline.flushUses()  // what the read marked; also restarts the 10-second batch window
+        try clock.setAll(to: longAgo)
+        fs.pipeline.markUsed(request)
+        #expect(try clock.lastUsed(request.key) == longAgo, "one mark is batched, not written at once")
+        let before = Int64(time(nil))
+        fs.pipeline.flushUses()
+        #expect(try clock.lastUsed(request.key).map { $0 >= before } == true, "flushUses writes the pending mark")
+
+        // The flush emptied the batch: flushing again writes nothing.
+        try clock.setAll(to: longAgo)
+        fs.pipeline.flushUses()
+        #expect(try clock.lastUsed(request.key) == longAgo)
+    }
+
+    @Test func aFullBatchOfMarksIsWrittenWithoutAFlush() throws {
+        let fixture = Fixture(["A/one.jpg": "malformed/grayscale.jpg"])
+        let store = try RenditionStore(path: fixture.folder.appending(Array("uses.sqlite".utf8)), capacity: 1 << 30)
+        let fs = try fixture.fileSystem(store: store)
+        let photo = fs.currentCatalog.photo(album: 0, asset: 0)
+        // 512 distinct renditions (one per size) stored directly: the batch limit.
+        let requests = (1...512).map { RenditionRequest(root: fs.root, photo: photo, spec: RenditionSpec(longestSide: $0)) }
+        for request in requests { try store.store([1, 2, 3], for: request.key) }
+        let clock = try PipelineUseClock(store)
+        let longAgo: Int64 = 1_000_000
+        fs.pipeline.flushUses()
+        try clock.setAll(to: longAgo)
+        let before = Int64(time(nil))
+        for request in requests.dropLast() { fs.pipeline.markUsed(request) }
+        #expect(try clock.count(usedSince: before) == 0, "511 marks stay pending")
+        fs.pipeline.markUsed(requests.last!)
+        #expect(try clock.count(usedSince: before) == 512, "the 512th mark writes the whole batch")
+    }
+}
+
+/// A second connection to the store's file: the LRU clock (`entries.last_used`, whole seconds).
+struct PipelineUseClock {
+    let database: Database
+    init(_ store: RenditionStore) throws { database = try Database(path: store.path) }
+
+    func setAll(to seconds: Int64) throws {
+        try database.query("UPDATE entries SET last_used = ?", [.integer(seconds)])
+    }
+
+    func set(_ key: CacheKey, to seconds: Int64) throws {
+        try database.query("UPDATE entries SET last_used = ? WHERE key = ?", [.integer(seconds), .blob(key.bytes)])
+    }
+
+    func lastUsed(_ key: CacheKey) throws -> Int64? {
+        var result: Int64?
+        try database.query("SELECT last_used FROM entries WHERE key = ?", [.blob(key.bytes)]) { result = $0.integer(0) }
+        return result
+    }
+
+    func count(usedSince seconds: Int64) throws -> Int {
+        var result = 0
+        try database.query("SELECT count(*) FROM entries WHERE last_used >= ?", [.integer(seconds)]) { result = Int($0.integer(0)) }
+        return result
     }
 }

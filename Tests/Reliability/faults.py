@@ -1,5 +1,6 @@
 """Faults: kill -9 during renders, a damaged cache, a full disk, warm beside a mount, and a
 source rewritten while it is read."""
+import errno
 import os
 import random
 import shutil
@@ -8,6 +9,9 @@ import threading
 import time
 
 from harness import (BINARY, QUICK, Mount, Scratch, TESTDATA, decodes_cleanly, fresh_render, read_all)
+
+# What a read may fail with cleanly: EIO (the rendition cannot be made), ENOENT/ESTALE (the photo is gone).
+CLEAN_ERRORS = (errno.EIO, errno.ENOENT, errno.ESTALE)
 
 PHOTOS = ["cameras/canon_hdr_NO.jpg", "cameras/Kodak_DX4330.jpg", "cameras/Reconyx_HF2_Pro_Covert.jpg",
           "cameras/Issue_308_bogus_make.jpg", "orientation/Landscape_6.jpg", "orientation/Portrait_3.jpg",
@@ -227,15 +231,27 @@ def source_rewritten_while_read(checks):
                 thread = threading.Thread(target=disturb)
                 thread.start()
                 try:
-                    data = read_all(path)
-                    if decodes_cleanly(data):
-                        outcomes["complete"] += 1
-                    elif data and not decodes_cleanly(data):
-                        # A truncated source renders with grey where data is missing, as browsers show
-                        # it: complete as a JPEG, but djpeg is clean on it. Anything else is a mix.
+                    with open(path, "rb") as f:
+                        size = os.fstat(f.fileno()).st_size
+                        data = f.read()
+                except OSError as error:
+                    if error.errno in CLEAN_ERRORS:
+                        outcomes["error"] += 1
+                    else:
+                        problems.append(f"round {round_number} ({action}): {error} (not a clean EIO/ENOENT)")
+                else:
+                    # Every read that returns data must be a whole, clean rendition: an empty or short
+                    # read is a problem (a clean failure is an error, not zero bytes), and so is a
+                    # JPEG djpeg warns about (a truncated source gives grey where data is missing,
+                    # complete as a JPEG; anything else is a mix of old and new).
+                    if not data:
+                        problems.append(f"round {round_number} ({action}): empty read (stat said {size} bytes)")
+                    elif len(data) != size:
+                        problems.append(f"round {round_number} ({action}): read {len(data)} bytes, stat said {size}")
+                    elif not decodes_cleanly(data):
                         problems.append(f"round {round_number} ({action}): a rendition that does not decode cleanly")
-                except OSError:
-                    outcomes["error"] += 1
+                    else:
+                        outcomes["complete"] += 1
                 thread.join()
                 if mount.process.poll() is not None:
                     problems.append("the daemon died")

@@ -12,13 +12,15 @@ import time
 import traceback
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TESTDATA = os.path.normpath(os.path.join(ROOT, "..", "shared", "testdata"))
+# The test photos vendored in the repository (Tests/Fixtures/PROVENANCE.md): the one place the
+# reliability suite names that folder. No fallback elsewhere: a missing folder fails the checks.
+TESTDATA = os.path.join(ROOT, "Tests", "Fixtures")
 BINARY = os.environ.get("ASSETFS_BIN", os.path.join(ROOT, ".build", "release", "assetfs"))
 QUICK = os.environ.get("RELIABILITY_QUICK") == "1"
 
 
 def expectations():
-    """testdata/expectations.csv as a list of dicts."""
+    """Tests/Fixtures/expectations.csv as a list of dicts."""
     with open(os.path.join(TESTDATA, "expectations.csv"), newline="") as f:
         return list(csv.DictReader(f))
 

@@ -15,6 +15,27 @@ final class ScratchFolder {
 
 func key(_ text: String) -> CacheKey { CacheKey(Array(text.utf8)) }
 
+/// A second connection to a store's file, for what the store's API does not show: the LRU clock.
+/// The store keeps `last_used` in whole seconds and skips re-marking within a minute, so tests set
+/// the times they need here instead of sleeping.
+struct UseClock {
+    let database: Database
+    init(_ store: RenditionStore) throws { database = try Database(path: store.path) }
+
+    func set(_ name: String, to seconds: Int64) throws {
+        try database.query("UPDATE entries SET last_used = ? WHERE key = ?", [.integer(seconds), .blob(key(name).bytes)])
+        #expect(database.changes == 1, "no entry \(name)")
+    }
+
+    func lastUsed(_ name: String) throws -> Int64? {
+        var result: Int64?
+        try database.query("SELECT last_used FROM entries WHERE key = ?", [.blob(key(name).bytes)]) { result = $0.integer(0) }
+        return result
+    }
+}
+
+func now() -> Int64 { Int64(time(nil)) }
+
 @Suite struct RenditionStoreTests {
     @Test func storesBytesAndSizesThatSurviveReopening() throws {
         let folder = ScratchFolder()
@@ -36,13 +57,76 @@ func key(_ text: String) -> CacheKey { CacheKey(Array(text.utf8)) }
 
     @Test func evictsLeastRecentlyUsedBlobsButKeepsTheirSizes() throws {
         let folder = ScratchFolder()
-        let store = try RenditionStore(path: folder.file("c.sqlite"), capacity: 2500)
+        let store = try RenditionStore(path: folder.file("c.sqlite"), capacity: 3500)
         for name in ["a", "b", "c"] { try store.store([UInt8](repeating: 7, count: 1000), for: key(name)) }
-        #expect(try store.bytes(for: key("a")) == nil)
+        // Recency unlike insertion order: a (stored first) was used last, b longest ago.
+        let clock = try UseClock(store)
+        let t = now()
+        try clock.set("a", to: t - 100)
+        try clock.set("b", to: t - 300)
+        try clock.set("c", to: t - 200)
+        try store.store([UInt8](repeating: 7, count: 1000), for: key("d"))  // 4000 > 3500: one must go
+        #expect(try store.bytes(for: key("b")) == nil, "b was the least recently used")
+        #expect(try store.bytes(for: key("a"))?.count == 1000, "a was stored first but used most recently")
         #expect(try store.bytes(for: key("c"))?.count == 1000)
-        #expect(try store.outcome(for: key("a")) == .rendered(size: 1000))
+        #expect(try store.bytes(for: key("d"))?.count == 1000)
+        #expect(try store.outcome(for: key("b")) == .rendered(size: 1000))
         let stats = try store.statistics()
-        #expect(stats.bytes == 2000 && stats.entries == 2 && stats.outcomes == 3)
+        #expect(stats.bytes == 3000 && stats.entries == 3 && stats.outcomes == 4)
+        #expect(stats.oldestUse == t - 200)
+    }
+
+    @Test func markUsedMovesARenditionToTheEndOfTheEvictionOrder() throws {
+        let folder = ScratchFolder()
+        let store = try RenditionStore(path: folder.file("c.sqlite"), capacity: 3500)
+        for name in ["a", "b", "c"] { try store.store([UInt8](repeating: 7, count: 1000), for: key(name)) }
+        let clock = try UseClock(store)
+        let t = now()
+        try clock.set("a", to: t - 3000)
+        try clock.set("b", to: t - 2000)
+        try clock.set("c", to: t - 1000)
+        try store.markUsed([key("a"), key("missing")])
+        #expect(try clock.lastUsed("a").map { $0 >= t } == true)
+        #expect(try clock.lastUsed("b") == t - 2000)
+        try store.store([UInt8](repeating: 7, count: 1000), for: key("d"))
+        #expect(try store.contains(key("a")), "a was marked used: b is now the oldest")
+        #expect(try store.contains(key("b")) == false)
+        #expect(try store.contains(key("c")) && store.contains(key("d")))
+    }
+
+    @Test func markUsedWritesAnEntryAtMostOnceAMinute() throws {
+        let folder = ScratchFolder()
+        let store = try RenditionStore(path: folder.file("c.sqlite"), capacity: 1 << 20)
+        try store.store([1], for: key("recent"))
+        try store.store([1], for: key("old"))
+        let clock = try UseClock(store)
+        let t = now()
+        try clock.set("recent", to: t - 30)
+        try clock.set("old", to: t - 61)
+        try store.markUsed([key("recent"), key("old")])
+        #expect(try clock.lastUsed("recent") == t - 30, "marked 30 s ago: not written again")
+        #expect(try clock.lastUsed("old").map { $0 >= t } == true)
+    }
+
+    @Test func pruneEvictsDownToALoweredCapacityOldestFirst() throws {
+        let folder = ScratchFolder()
+        let path = folder.file("c.sqlite")
+        let t = now()
+        do {
+            let store = try RenditionStore(path: path, capacity: 1 << 20)
+            for name in ["a", "b", "c", "d"] { try store.store([UInt8](repeating: 1, count: 1000), for: key(name)) }
+            let clock = try UseClock(store)
+            for (name, age) in [("a", 10), ("b", 40), ("c", 30), ("d", 20)] { try clock.set(name, to: t - Int64(age)) }
+        }
+        let store = try RenditionStore(path: path, capacity: 2000)
+        #expect(try store.statistics().entries == 4, "opening with a lower capacity evicts nothing by itself")
+        try store.prune()
+        let stats = try store.statistics()
+        #expect(stats.entries == 2 && stats.bytes == 2000 && stats.outcomes == 4)
+        #expect(try store.contains(key("a")) && store.contains(key("d")))
+        #expect(try !store.contains(key("b")) && !store.contains(key("c")))
+        try store.prune()
+        #expect(try store.statistics().entries == 2, "already under the capacity: nothing more goes")
     }
 
     @Test func aDamagedFileIsMovedAsideAndReplaced() throws {
@@ -66,9 +150,27 @@ func key(_ text: String) -> CacheKey { CacheKey(Array(text.utf8)) }
         }
         _ = path.withCString { truncate($0, 40_000) }
         for suffix in ["-wal", "-shm"] { _ = unlink("\(path)\(suffix)") }
+        let damaged = try FileDescriptor.openReadOnly(path)
+        let oldBytes = try damaged.read(upTo: 1 << 20, at: 0)
+        damaged.close()
+        #expect(oldBytes.count == 40_000)
+
         let store = try RenditionStore(path: path, capacity: 1 << 30)
+        // Moved aside whole, under a .corrupt- name, not deleted or overwritten.
+        let aside = try Directory.entries(of: folder.path).map { String(decoding: $0.name, as: UTF8.self) }
+            .filter { $0.hasPrefix("c.sqlite.corrupt-") }
+        #expect(aside.count == 1, "entries: \(aside)")
+        if let name = aside.first {
+            let file = try FileDescriptor.openReadOnly(folder.file(name))
+            defer { file.close() }
+            #expect(try file.read(upTo: 1 << 20, at: 0) == oldBytes, "the moved-aside file holds the damaged bytes")
+        }
+        // The new store starts empty and works.
+        #expect(try store.statistics().entries == 0 && store.statistics().outcomes == 0)
+        #expect(try store.bytes(for: key("k1")) == nil)
         try store.store([1], for: key("fresh"))
         #expect(try store.bytes(for: key("fresh")) == [1])
+        #expect(try FileStatus(path: path).size != 40_000)
     }
 
     @Test func clearDropsEverything() throws {
@@ -80,12 +182,21 @@ func key(_ text: String) -> CacheKey { CacheKey(Array(text.utf8)) }
         #expect(try store.outcome(for: key("a")) == nil)
     }
 
+    /// The environment is passed in, not set with setenv: tests run in parallel, and setenv while
+    /// another thread calls getenv is a data race.
     @Test func defaultLocationIsPerSourceUnderTheCacheHome() {
-        setenv("XDG_CACHE_HOME", "/tmp/xdg", 1)
-        defer { unsetenv("XDG_CACHE_HOME") }
-        let one = CacheLocation.defaultPath(forSource: FilePath("/home/me/Pictures"))
-        let two = CacheLocation.defaultPath(forSource: FilePath("/home/you/Pictures"))
+        let environment: [String: String] = ["XDG_CACHE_HOME": "/tmp/xdg", "HOME": "/home/me"]
+        let one = CacheLocation.defaultPath(forSource: FilePath("/home/me/Pictures")) { environment[$0] }
+        let two = CacheLocation.defaultPath(forSource: FilePath("/home/you/Pictures")) { environment[$0] }
         #expect(one.description.hasPrefix("/tmp/xdg/assetfs/Pictures-"))
+        #expect(one.description.hasSuffix(".sqlite"))
         #expect(one != two)
+        #expect(CacheLocation.defaultPath(forSource: FilePath("/home/me/Pictures")) { environment[$0] } == one)
+    }
+
+    @Test func withoutXDGCacheHomeTheCacheIsUnderHomeElseVarCache() {
+        let home: [String: String] = ["XDG_CACHE_HOME": "", "HOME": "/home/me"]
+        #expect(CacheLocation.defaultPath(forSource: FilePath("/p/Photos")) { home[$0] }.description.hasPrefix("/home/me/.cache/assetfs/Photos-"))
+        #expect(CacheLocation.defaultPath(forSource: FilePath("/p/Photos")) { _ in nil }.description.hasPrefix("/var/cache/assetfs/Photos-"))
     }
 }

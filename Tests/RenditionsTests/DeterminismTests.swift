@@ -20,6 +20,53 @@ import Posix
         #expect(first.size == second.size)
     }
 
+    /// Golden SHA-256 of renditions (quality 85) of a few fixtures at the thumbnail and fullscreen
+    /// sizes. Rendering twice in one build cannot notice that the bytes changed between builds;
+    /// these can. A deliberate change of output bytes (filter, encoder settings, colour handling)
+    /// updates this table in the same commit, and bumps the renderer fingerprint in the cache key
+    /// (`rendererVersion`), which keeps renditions cached by the old renderer from being served.
+    /// Recorded with libjpeg-turbo 2.1.5 (Debian 12); another libjpeg may change them too.
+    static let golden: [(file: String, box: Int, sha256: String)] = [
+        // Large enough to be downscaled at both sizes.
+        ("orientation/Landscape_6.jpg", 256, "d4f0c7c3afd750963686f89eacfd8a24fd8599d1d36ae79fbc735f5d1ffb42d8"),
+        ("orientation/Landscape_6.jpg", 1920, "d2a16ee5f1738b8e49bc8af0477ebcce5bfb6cac58c35beebf501daf21e56f6a"),
+        ("orientation/Portrait_3.jpg", 256, "3afc7e096fc9fbdb3e158af5a07191b3f35048397593aa672173515c457996ad"),
+        ("orientation/Portrait_3.jpg", 1920, "4297baa1f94a963ba10df326b5f6d761e3eda1869daaeb0c537d525f36724008"),
+        ("cameras/canon_hdr_NO.jpg", 256, "23738020b58a0fc6d5e802f5e3b2f004d1a9e38b1c98ec6a40afd675dc015756"),
+        ("cameras/canon_hdr_NO.jpg", 1920, "36ae6ac182b7f8fbb6a9ffe13605bc9e6069ad2893770c1e583ae90971669be5"),
+        // Smaller than 256: re-encoded at their own size (the same bytes at 1920).
+        ("cameras/Olympus_C750UZ_progressive.jpg", 256, "0503b2963e4fa4c326c33496342a6375ebc061fe7cb14a605edc650e4d03fbb4"),
+        ("malformed/grayscale.jpg", 256, "fca8e53116b4ecc225a3635f7590713169116a5541505169db816e20155dcae8"),
+        ("malformed/cmyk_adobe.jpg", 256, "4ce32347adcdafc4ec29f206796fa0a776a17a41b191e257b04df6b1e86eb1c8"),
+        ("malformed/restarts.jpg", 256, "9050ff66fcd5e140fa4d212811a241eb1929ec64be93746cfcd9a6d0df08b79c"),
+        ("malformed/restarts.jpg", 1920, "9050ff66fcd5e140fa4d212811a241eb1929ec64be93746cfcd9a6d0df08b79c"),
+    ]
+
+    @Test(arguments: golden.map { Golden(file: $0.file, box: $0.box, sha256: $0.sha256) })
+    func renditionBytesAreThePinnedOnes(_ golden: Golden) throws {
+        let row = try #require(TestData.expectation(golden.file))
+        let rendition = try Self.render(row, box: golden.box)
+        let hash = try Self.sha256(rendition.jpeg)
+        #expect(hash == golden.sha256, "\(golden.file) at \(golden.box): \(rendition.jpeg.count) bytes, sha256 \(hash)")
+    }
+
+    @Test func theGoldenTableCoversTwoSizes() {
+        #expect(Set(Self.golden.map(\.box)) == [256, 1920])
+        #expect(Set(Self.golden.map(\.file)).count >= 5)
+    }
+
+    struct Golden: Sendable, CustomTestStringConvertible {
+        var file: String, box: Int, sha256: String
+        var testDescription: String { "\(file) at \(box)" }
+    }
+
+    /// coreutils' sha256sum: an implementation independent of ours.
+    static func sha256(_ bytes: [UInt8]) throws -> String {
+        let output = try Tools.run(["sha256sum"], stdin: bytes)
+        guard output.status == 0 else { throw PNM.Failure.tool("sha256sum exit \(output.status): \(output.stderr)") }
+        return String(String(decoding: output.stdout, as: UTF8.self).prefix(64))
+    }
+
     @Test(arguments: files)
     func renditionCarriesNoExif(_ row: Expectation) throws {
         let segments = try JPEGSegments.markers(of: try Self.render(row).jpeg)

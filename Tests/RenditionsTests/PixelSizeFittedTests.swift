@@ -36,15 +36,46 @@ import Testing
         #expect(c.source.fitted(longestSide: c.box) == c.expected)
     }
 
+    /// The nearest whole number to the fraction `numerator / denominator` (both > 0), halves up, found
+    /// by walking k up from 0 and comparing with exact integer cross-multiplication: k is the answer
+    /// when k - 1/2 <= n/d < k + 1/2, i.e. (2k - 1) d <= 2n < (2k + 1) d. A different route from
+    /// `fitted`'s closed formula, so a wrong formula (truncation, rounding half down, an operand
+    /// swapped) disagrees with it.
+    static func nearest(_ numerator: Int, over denominator: Int) -> Int {
+        var k = 0
+        while !((2 * k - 1) * denominator <= 2 * numerator && 2 * numerator < (2 * k + 1) * denominator) { k += 1 }
+        return k
+    }
+
+    @Test func referenceRoundingMatchesHandWorkedCases() {
+        #expect(Self.nearest(1, over: 2) == 1)       // 0.5 → 1 (half up)
+        #expect(Self.nearest(3, over: 2) == 2)       // 1.5 → 2
+        #expect(Self.nearest(1, over: 3) == 0)       // 0.33 → 0
+        #expect(Self.nearest(2, over: 3) == 1)       // 0.67 → 1
+        #expect(Self.nearest(153_600, over: 1800) == 85)  // 1200 * 128 / 1800 = 85.33
+        #expect(Self.nearest(119_900, over: 1800) == 67)  // 1199 * 100 / 1800 = 66.61
+    }
+
     @Test func agreesWithExactRationalRounding() {
-        // Brute force against the definition: round(short * box / long) half up, at least 1, no upscaling.
-        for long in [1, 2, 3, 7, 100, 257, 1000, 1800] {
-            for short in Set([1, 2, long / 3, long / 2, long - 1, long].filter { $0 >= 1 && $0 <= long }) {
-                for box in [1, 2, 3, 16, 100, 128, 256, 1000] {
-                    let expectedShort = long <= box ? short : max(1, (2 * short * box + long) / (2 * long))
-                    let expectedLong = min(long, box)
-                    #expect(PixelSize(width: long, height: short).fitted(longestSide: box) == PixelSize(width: expectedLong, height: expectedShort))
-                    #expect(PixelSize(width: short, height: long).fitted(longestSide: box) == PixelSize(width: expectedShort, height: expectedLong))
+        // Against the definition, computed independently: the long side becomes min(long, box); the
+        // short side the nearest whole number to short * box / long (halves up), at least 1; a
+        // source that already fits is returned unchanged.
+        for long in [1, 2, 3, 7, 100, 257, 1000, 1800, 4032] {
+            for short in Set([1, 2, 3, long / 3, long / 2, (2 * long) / 3, long - 1, long].filter { $0 >= 1 && $0 <= long }) {
+                for box in [1, 2, 3, 16, 100, 128, 256, 1000, 2048] {
+                    let fits = long <= box
+                    let expectedLong = fits ? long : box
+                    let expectedShort = fits ? short : max(1, Self.nearest(short * box, over: long))
+                    // The rounding really is to the nearest: no other whole number is closer.
+                    if !fits && expectedShort > 1 {
+                        let error = abs(expectedShort * long - short * box)
+                        #expect(error <= abs((expectedShort - 1) * long - short * box))
+                        #expect(error <= abs((expectedShort + 1) * long - short * box))
+                    }
+                    #expect(PixelSize(width: long, height: short).fitted(longestSide: box) == PixelSize(width: expectedLong, height: expectedShort),
+                            "\(long)x\(short) in \(box)")
+                    #expect(PixelSize(width: short, height: long).fitted(longestSide: box) == PixelSize(width: expectedShort, height: expectedLong),
+                            "\(short)x\(long) in \(box)")
                 }
             }
         }

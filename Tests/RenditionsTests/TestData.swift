@@ -1,17 +1,14 @@
 import Foundation
 import Posix
+import TestFixtures
 @testable import Renditions
 
-/// The shared test images (`/work/shared/testdata`, i.e. `../shared/testdata` from the package root)
-/// and the facts `expectations.csv` states about each of them.
+/// The test images vendored in Tests/Fixtures (located by `Fixtures`, the one place naming that
+/// folder) and the facts `expectations.csv` states about each of them.
 enum TestData {
-    /// Tests/RenditionsTests/TestData.swift → ../../../shared/testdata
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/testdata")
+    static let root: URL = URL(fileURLWithPath: Fixtures.root, isDirectory: true)
 
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let packageRoot: URL = URL(fileURLWithPath: Fixtures.packageRoot, isDirectory: true)
 
     static func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
     static func filePath(_ relative: String) -> FilePath { FilePath(path(relative)) }
@@ -23,6 +20,21 @@ enum TestData {
         guard let header = rows.first, header.prefix(7) == ["file", "width", "height", "orientation", "upright_width", "upright_height", "decodes_ok"] else { return [] }
         return rows.dropFirst().filter { $0.count >= 7 }.map(Expectation.init(row:))
     }()
+
+    /// Every column of expectations.csv by header name, per file: for the columns past the first
+    /// seven that `Expectation` keeps (e.g. `djpeg`: what libjpeg-turbo's djpeg said of the file).
+    static let columns: [String: [String: String]] = {
+        guard let text = try? String(contentsOfFile: path("expectations.csv"), encoding: .utf8) else { return [:] }
+        let rows = CSV.parse(text)
+        guard let header = rows.first else { return [:] }
+        var result: [String: [String: String]] = [:]
+        for row in rows.dropFirst() where row.count == header.count {
+            result[row[0]] = Dictionary(uniqueKeysWithValues: zip(header, row))
+        }
+        return result
+    }()
+
+    static func column(_ name: String, of file: String) -> String? { columns[file]?[name] }
 
     static func expectations(in folders: String...) -> [Expectation] {
         expectations.filter { row in folders.contains { row.file.hasPrefix($0 + "/") } }
