@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import PhotoSource
 import Posix
@@ -121,6 +122,23 @@ public final class RenditionPipeline: Sendable {
         if let batch { write { store throws(DatabaseError) in try store.markUsed(batch) } }
     }
 
+    /// Writes the pending LRU marks now, and waits until they (and every earlier write) are stored.
+    public func flushUses() {
+        let uses = state.withLock { state in
+            defer { state.used = []; state.usedSince = .now }
+            return Array(state.used)
+        }
+        if !uses.isEmpty { write { store throws(DatabaseError) in try store.markUsed(uses) } }
+        waitForWrites()
+    }
+
+    /// Returns once the writer has done everything queued before this call.
+    func waitForWrites() {
+        let done = DispatchSemaphore(value: 0)
+        writes.submit(WorkerPool.Job(run: { done.signal() }, cancel: { done.signal() }))
+        done.wait()
+    }
+
     public enum WarmResult: Sendable { case alreadyCached, rendered, failed(String) }
 
     /// For `assetfs warm`: makes sure the bytes are in the cache, without reading them. Warm work
@@ -140,11 +158,7 @@ public final class RenditionPipeline: Sendable {
     /// cache and checkpoints it. Nothing completes a request after this returns.
     public func shutdown() {
         renders.shutdown()
-        let uses = state.withLock { state in
-            defer { state.used = [] }
-            return Array(state.used)
-        }
-        if !uses.isEmpty { write { store throws(DatabaseError) in try store.markUsed(uses) } }
+        flushUses()
         writes.shutdown(finishQueued: true)
         cache.store?.checkpoint()
     }

@@ -20,7 +20,7 @@ final class Database {
     private var statements: [String: OpaquePointer] = [:]
 
     /// `busyTimeout`: how long a statement waits for another connection's lock before failing.
-    init(path: FilePath, busyTimeout milliseconds: Int32) throws(DatabaseError) {
+    init(path: FilePath, busyTimeout milliseconds: Int32 = 30_000) throws(DatabaseError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }

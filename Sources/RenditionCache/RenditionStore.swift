@@ -31,7 +31,6 @@ public final class RenditionStore: Sendable {
     private let reader: Mutex<Database>
     private let writer: Mutex<Database>
     private static let schemaVersion = 2
-    private static let writeTimeout: Int32 = 30_000
     /// A read that cannot start at once (a checkpoint truncating the WAL) is a miss, not a stall.
     private static let readTimeout: Int32 = 200
 
@@ -69,7 +68,7 @@ public final class RenditionStore: Sendable {
     }
 
     private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
-        let db = try Database(path: path, busyTimeout: writeTimeout)
+        let db = try Database(path: path)
         var check = ""
         try db.query("PRAGMA quick_check") { check = $0.text(0) }
         guard check == "ok" else { throw DatabaseError(code: 11 /* SQLITE_CORRUPT */, message: check, sql: "PRAGMA quick_check") }

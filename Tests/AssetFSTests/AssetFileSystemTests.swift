@@ -297,6 +297,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let fs = try fixture.fileSystem(store: store)
         _ = try fs.readAll("groups/A/one/thumbnail.jpg").get()
         let request = RenditionRequest(root: fs.root, photo: fs.currentCatalog.photo(album: 0, asset: 0), spec: fs.options.thumbnail)
+        fs.pipeline.waitForWrites()
         #expect(try store.contains(request.key))
         let clock = try PipelineUseClock(store)
         let longAgo: Int64 = 1_000_000
@@ -331,6 +332,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         for request in requests.dropLast() { fs.pipeline.markUsed(request) }
         #expect(try clock.count(usedSince: before) == 0, "511 marks stay pending")
         fs.pipeline.markUsed(requests.last!)
+        fs.pipeline.waitForWrites()  // the batch goes to the writer thread
         #expect(try clock.count(usedSince: before) == 512, "the 512th mark writes the whole batch")
     }
 }

@@ -23,8 +23,8 @@ import Posix
     /// Golden SHA-256 of renditions (quality 85) of a few fixtures at the thumbnail and fullscreen
     /// sizes. Rendering twice in one build cannot notice that the bytes changed between builds;
     /// these can. A deliberate change of output bytes (filter, encoder settings, colour handling)
-    /// updates this table in the same commit, and bumps the renderer fingerprint in the cache key
-    /// (`rendererVersion`), which keeps renditions cached by the old renderer from being served.
+    /// updates this table in the same commit; the renderer fingerprint in the cache key
+    /// (`Renderer.fingerprint`) changes by itself and keeps renditions cached by the old renderer from being served.
     /// Recorded with libjpeg-turbo 2.1.5 (Debian 12); another libjpeg may change them too.
     static let golden: [(file: String, box: Int, sha256: String)] = [
         // Large enough to be downscaled at both sizes.
