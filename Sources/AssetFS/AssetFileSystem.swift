@@ -76,7 +76,7 @@ public final class AssetFileSystem: Sendable {
         guard let parentNode = tree.node(forInode: parent) else { return completion(.failure(.notFound)) }
         guard parentNode.isDirectory else { return completion(.failure(.notDirectory)) }
         guard let node = tree.child(of: parentNode, named: name) else { return completion(.failure(.notFound)) }
-        attributes(of: node, in: tree, completion: completion)
+        attributes(of: node.canonical, in: tree, completion: completion)
     }
 
     public func getattr(_ inode: UInt64, completion: @escaping AttributesCompletion) {
@@ -100,11 +100,16 @@ public final class AssetFileSystem: Sendable {
     private func plainAttributes(of node: Node, in tree: Catalog) -> Attributes {
         let inode = tree.inode(of: node)
         switch node {
-        case .root, .groups:
+        case .root, .groups, .view:
             return Attributes(inode: inode, isDirectory: true, permissions: rootStatus.permissions & 0o555, size: 4096,
                               userID: rootStatus.userID, groupID: rootStatus.groupID,
                               modificationNanoseconds: rootStatus.modificationNanoseconds,
-                              linkCount: 2 + (node == .root ? 1 : tree.albums.count))
+                              linkCount: 2 + (node == .root ? 1 + FileKind.viewed.count : tree.albums.count))
+        case .viewAlbum(_, let a):
+            let owner = tree.albums[a].source.ownership
+            return Attributes(inode: inode, isDirectory: true, permissions: owner.permissions, size: 4096,
+                              userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
+                              linkCount: 2)
         case .album(let a):
             let owner = tree.albums[a].source.ownership
             return Attributes(inode: inode, isDirectory: true, permissions: owner.permissions, size: 4096,
@@ -117,17 +122,19 @@ public final class AssetFileSystem: Sendable {
                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                               linkCount: 2)
         case .poster(let a):
-            return fileAttributes(inode: inode, photo: tree.photo(album: a, asset: 0), size: 0)
-        case .file(let a, let i, let kind):
+            return fileAttributes(inode: inode, photo: tree.photo(album: a, asset: 0), size: 0, names: 1)
+        case .file(let a, let i, let kind), .viewFile(let kind, let a, let i):
             let photo = tree.photo(album: a, asset: i)
-            return fileAttributes(inode: inode, photo: photo, size: kind == .original ? photo.identity.size : 0)
+            // A size with a view has two names: in its asset folder and in the view.
+            return fileAttributes(inode: inode, photo: photo, size: kind == .original ? photo.identity.size : 0,
+                                  names: FileKind.viewed.contains(kind) ? 2 : 1)
         }
     }
 
-    private func fileAttributes(inode: UInt64, photo: Photo, size: Int64) -> Attributes {
+    private func fileAttributes(inode: UInt64, photo: Photo, size: Int64, names: Int) -> Attributes {
         Attributes(inode: inode, isDirectory: false, permissions: photo.ownership.permissions & 0o444, size: size,
                    userID: photo.ownership.userID, groupID: photo.ownership.groupID,
-                   modificationNanoseconds: photo.ownership.modificationNanoseconds, linkCount: 1)
+                   modificationNanoseconds: photo.ownership.modificationNanoseconds, linkCount: names)
     }
 
     // MARK: Renditions
@@ -140,7 +147,7 @@ public final class AssetFileSystem: Sendable {
     }
 
     private func renditionTarget(for node: Node, in tree: Catalog) -> RenditionTarget? {
-        switch node {
+        switch node.canonical {
         case .poster(let a):
             return .firstRendering(tree.albums[a].source.photos.map { RenditionRequest(root: root, photo: $0, spec: options.thumbnail) })
         case .file(let a, let i, .thumbnail):

@@ -38,10 +38,10 @@ public enum Invalidation: Equatable, Sendable {
             var hasher = Hasher()
             let children = tree.children(of: node)
             switch node {
-            case .root, .groups: break
-            case .album(let a): hasher.combine(tree.albums[a].source.ownership)
+            case .root, .groups, .view: break
+            case .album(let a), .viewAlbum(_, let a): hasher.combine(tree.albums[a].source.ownership)
             case .poster(let a): hasher.combine(tree.albums[a].source.photos)
-            case .asset(let a, let i), .file(let a, let i, _): hasher.combine(tree.photo(album: a, asset: i))
+            case .asset(let a, let i), .file(let a, let i, _), .viewFile(_, let a, let i): hasher.combine(tree.photo(album: a, asset: i))
             }
             for child in children ?? [] { hasher.combine(child.name) }
             let inode = tree.inode(of: node)

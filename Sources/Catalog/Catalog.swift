@@ -1,9 +1,10 @@
 import PhotoSource
 import Posix
 
-/// The virtual tree `groups/<album>/<asset>/{thumbnail,fullscreen,original}.jpg` over one
-/// `PhotoLibrary`: names, stable inode numbers and parent/child links. Immutable and free of I/O;
-/// a rescan builds a new one.
+/// The virtual tree `groups/<album>/<asset>/{thumbnail,fullscreen,original}.jpg`, with the views
+/// `thumbnails/<album>/<asset>.jpg` and `fullscreen/<album>/<asset>.jpg` of the same files, over
+/// one `PhotoLibrary`: names, stable inode numbers and parent/child links. Immutable and free of
+/// I/O; a rescan builds a new one.
 public final class Catalog: Sendable {
     public struct Album: Sendable {
         public let name: [UInt8]
@@ -19,6 +20,7 @@ public final class Catalog: Sendable {
 
     public static let rootInode: UInt64 = 1
     public static let groupsName = Array("groups".utf8)
+    static let jpegExtension = Array(".jpg".utf8)
 
     public init(library: PhotoLibrary) {
         self.library = library
@@ -38,22 +40,29 @@ public final class Catalog: Sendable {
 
     public func photo(album: Int, asset: Int) -> Photo { albums[album].source.photos[asset] }
 
-    public func inode(of node: Node) -> UInt64 { inodes.inode(of: node) }
+    /// A view's file shares its number with the asset folder's file: one file, two names.
+    public func inode(of node: Node) -> UInt64 { inodes.inode(of: node.canonical) }
     public func node(forInode inode: UInt64) -> Node? { inodes.node(forInode: inode) }
 
     /// The child called `name` of folder `parent`.
     public func child(of parent: Node, named name: [UInt8]) -> Node? {
         switch parent {
         case .root:
-            return name == Self.groupsName ? .groups : nil
+            if name == Self.groupsName { return .groups }
+            return FileKind.viewed.first { $0.viewName == name }.map { .view($0) }
         case .groups:
             return albumIndex[name].map { .album($0) }
+        case .view(let kind):
+            return albumIndex[name].map { .viewAlbum(kind, album: $0) }
+        case .viewAlbum(let kind, let a):
+            guard name.count > Self.jpegExtension.count, name.suffix(Self.jpegExtension.count).elementsEqual(Self.jpegExtension) else { return nil }
+            return albums[a].assetIndex[Array(name.dropLast(Self.jpegExtension.count))].map { .viewFile(kind, album: a, asset: $0) }
         case .album(let a):
             if name == Naming.poster { return .poster(album: a) }
             return albums[a].assetIndex[name].map { .asset(album: a, asset: $0) }
         case .asset(let a, let i):
             return FileKind.allCases.first { $0.fileName == name }.map { .file(album: a, asset: i, kind: $0) }
-        case .poster, .file:
+        case .poster, .file, .viewFile:
             return nil
         }
     }
@@ -62,14 +71,18 @@ public final class Catalog: Sendable {
     public func children(of node: Node) -> [(name: [UInt8], node: Node)]? {
         switch node {
         case .root:
-            return [(Self.groupsName, .groups)]
+            return [(Self.groupsName, .groups)] + FileKind.viewed.map { ($0.viewName, .view($0)) }
         case .groups:
             return albums.enumerated().map { ($1.name, .album($0)) }
+        case .view(let kind):
+            return albums.enumerated().map { ($1.name, .viewAlbum(kind, album: $0)) }
+        case .viewAlbum(let kind, let a):
+            return albums[a].assetNames.enumerated().map { ($1 + Self.jpegExtension, .viewFile(kind, album: a, asset: $0)) }
         case .album(let a):
             return [(Naming.poster, .poster(album: a))] + albums[a].assetNames.enumerated().map { ($1, .asset(album: a, asset: $0)) }
         case .asset(let a, let i):
             return FileKind.allCases.map { ($0.fileName, .file(album: a, asset: i, kind: $0)) }
-        case .poster, .file:
+        case .poster, .file, .viewFile:
             return nil
         }
     }
@@ -84,6 +97,9 @@ public final class Catalog: Sendable {
         case .poster(let a): return path(of: .album(a)) + [slash] + Naming.poster
         case .asset(let a, let i): return path(of: .album(a)) + [slash] + albums[a].assetNames[i]
         case .file(let a, let i, let kind): return path(of: .asset(album: a, asset: i)) + [slash] + kind.fileName
+        case .view(let kind): return kind.viewName
+        case .viewAlbum(let kind, let a): return kind.viewName + [slash] + albums[a].name
+        case .viewFile(let kind, let a, let i): return path(of: .viewAlbum(kind, album: a)) + [slash] + albums[a].assetNames[i] + Self.jpegExtension
         }
     }
 }

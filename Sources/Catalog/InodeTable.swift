@@ -13,6 +13,10 @@ struct InodeTable: Sendable {
     init(albums: [Catalog.Album]) {
         assign(.root, path: [])
         assign(.groups, path: Catalog.groupsName)
+        for kind in FileKind.viewed {
+            assign(.view(kind), path: kind.viewName)
+            for (a, album) in albums.enumerated() { assign(.viewAlbum(kind, album: a), path: kind.viewName + [0x2F] + album.name) }
+        }
         for (a, album) in albums.enumerated() {
             let albumPath = Catalog.groupsName + [0x2F] + album.name
             assign(.album(a), path: albumPath)

@@ -7,12 +7,25 @@ public enum Node: Hashable, Sendable {
     case poster(album: Int)
     case asset(album: Int, asset: Int)
     case file(album: Int, asset: Int, kind: FileKind)
+    /// `thumbnails/` or `fullscreen/`: one size of every photo, so a copy or a viewer of one size
+    /// stats and renders only that size.
+    case view(FileKind)
+    /// `thumbnails/<album>/`.
+    case viewAlbum(FileKind, album: Int)
+    /// `thumbnails/<album>/<asset>.jpg`: the same file as `groups/<album>/<asset>/thumbnail.jpg`.
+    case viewFile(FileKind, album: Int, asset: Int)
 
     public var isDirectory: Bool {
         switch self {
-        case .root, .groups, .album, .asset: return true
-        case .poster, .file: return false
+        case .root, .groups, .album, .asset, .view, .viewAlbum: return true
+        case .poster, .file, .viewFile: return false
         }
+    }
+
+    /// The node a file is known by: a view's file is its asset folder's file.
+    public var canonical: Node {
+        if case .viewFile(let kind, let a, let i) = self { return .file(album: a, asset: i, kind: kind) }
+        return self
     }
 }
 
@@ -27,4 +40,9 @@ public enum FileKind: Int, CaseIterable, Sendable {
         case .original: return Array("original.jpg".utf8)
         }
     }
+
+    /// The sizes that have a view of their own, and its folder name.
+    public static let viewed: [FileKind] = [.thumbnail, .fullscreen]
+
+    public var viewName: [UInt8] { self == .thumbnail ? Array("thumbnails".utf8) : Array("fullscreen".utf8) }
 }

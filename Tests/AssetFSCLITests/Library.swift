@@ -50,7 +50,7 @@ struct Library {
 
     /// Every path `find MOUNT` must print, MOUNT itself included.
     func expectedPaths(mount: [UInt8]) -> Set<[UInt8]> {
-        var paths: Set<[UInt8]> = [mount, mount / "groups"]
+        var paths: Set<[UInt8]> = [mount, mount / "groups", mount / "thumbnails", mount / "fullscreen"]
         for album in albums {
             let folder = mount / "groups" / album.name
             paths.insert(folder)
@@ -58,6 +58,11 @@ struct Library {
             for asset in album.assets {
                 paths.insert(folder / asset.name)
                 for file in ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"] { paths.insert(folder / asset.name / file) }
+            }
+            // The size views: the same files, one size each.
+            for view in ["thumbnails", "fullscreen"] {
+                paths.insert(mount / view / album.name)
+                for asset in album.assets { paths.insert(mount / view / album.name / (asset.name + Array(".jpg".utf8))) }
             }
         }
         return paths

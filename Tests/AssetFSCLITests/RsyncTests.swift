@@ -29,5 +29,23 @@ extension Mounted {
                 #expect(afterAll.renderFailures == 0)
             }
         }
+    
+        /// Copying one size through its view stats and renders only that size, once per photo.
+        @Test func rsyncOfTheThumbnailsViewRendersOnlyThumbnails() throws {
+            try withScratch(.naming) { scratch in
+                let mount = try scratch.mount()
+                let destination = scratch.path + "/thumbnails/"
+                let from = mount.point + "/thumbnails/"
+                let first = Command.run("rsync", ["-a", from, destination], timeout: 300)
+                #expect(first.status == 0, "rsync: \(first.err)")
+                let stats = try mount.stats()
+                #expect(stats.renders == stats.assets, "one render per photo, no fullscreen: \(stats)")
+                let second = Command.run("rsync", ["-a", "--itemize-changes", from, destination], timeout: 300)
+                #expect(second.status == 0 && second.out.isEmpty, "the second rsync changed: \(second.out) \(second.err)")
+                let diff = Command.run("diff", ["-r", from, destination], timeout: 300)
+                #expect(diff.status == 0, "diff -r: \(diff.out) \(diff.err)")
+                #expect(try mount.stats().renders == stats.renders)
+            }
+        }
     }
 }
