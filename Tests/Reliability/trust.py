@@ -160,9 +160,13 @@ def size_problems(paths, label, expected=None):
     """stat size == bytes read (from the daemon) for every path; and == `expected[path]` if given."""
     problems = []
     for path in paths:
-        size = os.stat(path).st_size
-        data = read_from_daemon(path)
-        if size != len(data):
+        state, size = outcome(lambda: os.stat(path).st_size)
+        read_state, data = outcome(read_from_daemon, path)
+        if state == "ENOTCONN" or read_state == "ENOTCONN":
+            return problems + [f"{label}: the mount is dead (ENOTCONN)"]
+        if state != "ok" or read_state != "ok":
+            problems.append(f"{label}: {path}: stat {state}, read {read_state}")
+        elif size != len(data):
             problems.append(f"{label}: {path}: stat says {size} bytes, read gave {len(data)}")
         elif expected is not None and data != expected[path]:
             problems.append(f"{label}: {path}: {len(data)} bytes differ from a fresh render ({len(expected[path] or b'')})")
