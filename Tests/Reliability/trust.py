@@ -7,6 +7,7 @@ trust issue and fails on a binary that still has that bug.
 Tools (Debian packages, installed by ensure_tools when missing): exiftool (libimage-exiftool-perl),
 gio (libglib2.0-bin), sqlite3, identify (imagemagick), djpeg (libjpeg-turbo-progs), setpriv
 (util-linux), fusermount3 (fuse3)."""
+import collections
 import contextlib
 import errno
 import os
@@ -32,6 +33,8 @@ MEDIUM = ["cameras/Apple_iPhone_4.jpg", "cameras/Casio_EX-S1.jpg", "cameras/Fuji
           "cameras/Olympus_PEN_E-P3.jpg", "cameras/Samsung_GT-I9000_Galaxy_S.jpg", "cameras/Kodak_ProBack.jpg",
           "cameras/Canon_EOS_7D.jpg"]
 LARGE = faults.PHOTOS  # 2-3 MP camera photos: slow renders
+SMALL = ["cameras/Casio_EX-S1.jpg", "cameras/HTC_Desire.jpg", "cameras/Nikon_D5000.jpg",
+         "cameras/Samsung_GT-I9000_Galaxy_S.jpg", "cameras/Canon_EOS_7D.jpg"]  # under 1 MP: renders of a few ms
 OTHER_USER = "assetfs-rel-user"
 ASAN_BUILD = os.path.join(ROOT, ".build", "asan")
 ASAN_BINARY = os.environ.get("ASSETFS_ASAN_BIN", os.path.join(ASAN_BUILD, "debug", "assetfs"))
@@ -186,15 +189,13 @@ def jpeg_dimensions(data):
 
 
 class Readers:
-    """`count` threads calling `work(rng)` until stopped; what a call raises is kept as a problem
-    (the first 20, and a count)."""
+    """`count` threads calling `work(rng)` until stopped; what the calls raise is counted by message."""
 
     def __init__(self, count, work):
         self.work = work
         self.stopping = threading.Event()
         self.lock = threading.Lock()
-        self.errors = []
-        self.error_count = 0
+        self.failures = collections.Counter()
         self.calls = 0
         self.threads = [threading.Thread(target=self._loop, args=(index,), daemon=True) for index in range(count)]
         for thread in self.threads:
@@ -207,11 +208,18 @@ class Readers:
                 self.work(rng)
             except Exception as error:  # noqa: BLE001 - every failure of a reader is a finding
                 with self.lock:
-                    self.error_count += 1
-                    if len(self.errors) < 20:
-                        self.errors.append(str(error))
+                    self.failures[str(error)] += 1
             with self.lock:
                 self.calls += 1
+
+    @property
+    def error_count(self):
+        return sum(self.failures.values())
+
+    @property
+    def errors(self):
+        """One line per distinct failure, with how often it happened."""
+        return [f"{message} (×{count})" for message, count in self.failures.most_common()]
 
     def stop(self, timeout=30):
         """Stops the readers; returns a problem list naming readers still stuck after `timeout`."""
@@ -241,6 +249,29 @@ def run_cache_op(name, arguments):
     return [] if code == 0 else [f"assetfs {name} exited {code}: {output.strip()[-300:]}"]
 
 
+@contextlib.contextmanager
+def cache_ops_running(cache, source, order=("clear", "warm", "prune")):
+    """A thread running the cache commands in `order` in a loop for the duration of the block;
+    yields {'runs', 'problems'} (filled in as they run)."""
+    commands = dict(cache_ops(cache, source))
+    state = {"runs": 0, "problems": []}
+    stopping = threading.Event()
+
+    def loop():
+        while not stopping.is_set():
+            for name in order:
+                state["problems"] += run_cache_op(name, commands[name])
+                state["runs"] += 1
+
+    thread = threading.Thread(target=loop, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        stopping.set()
+        thread.join(120)
+
+
 def mount_alive(mount):
     running = mount.alive() if isinstance(mount, DaemonMount) else mount.process.poll() is None
     return running and outcome(os.stat, mount.mountpoint)[0] == "ok"
@@ -264,6 +295,16 @@ def make_sparse_jpeg(path):
     return os.path.getsize(path)
 
 
+def first_error_line(log):
+    """The line of a daemon's log that says why it stopped (a Swift trap, an ASan report)."""
+    lines = [line.strip() for line in log.splitlines() if line.strip()]
+    for pattern in ("runtime failure|fatal error|AddressSanitizer", "error"):
+        for line in lines:
+            if re.search(pattern, line, re.I):
+                return line[:300]
+    return (lines[0] if lines else "(no output)")[:300]
+
+
 def touch(path, date):
     subprocess.run(["touch", "-d", date, path], check=True)
 
@@ -279,7 +320,7 @@ def bogus_dates(checks):
         try:
             mount = Mount(os.path.dirname(album), mountpoint, f"cache={scratch.path}/cache.sqlite")
         except RuntimeError as error:
-            return [f"the mount did not come up: {str(error)[-400:]}"]
+            return [f"the mount did not come up: {first_error_line(str(error))}"]
         with contextlib.closing(mount):
             for folder, names, files in os.walk(mountpoint):
                 for name in names + files:
@@ -353,17 +394,26 @@ def daemon_cache_ops(checks):
 
 
 def sizes_after_cache_ops(checks):
+    """-f mode, a 200 KiB cache (renditions are evicted while mounted), 8 readers reading every
+    rendition twice, `rounds` times, while `cache clear` and `cache prune` run beside the mount."""
     problems = []
+    rounds = 10 if QUICK else 25
     with workspace("evict") as scratch:
         source = make_library(scratch, 12)
+        cache = f"{scratch.path}/cache.sqlite"
         mountpoint = scratch.sub("mnt")
-        with mounted(source, mountpoint, f"cache={scratch.path}/cache.sqlite,cache_size=200K") as mount:
+        with mounted(source, mountpoint, f"cache={cache},cache_size=200K") as mount:
             paths = [path for path, *_ in renditions(mountpoint)]
-            for label in ("first read", "second read"):
-                problems += size_problems(paths, label)
+            shares = [paths[index::8] for index in range(8)]
+            with cache_ops_running(cache, source, order=("clear", "prune")) as beside:
+                for round_number in range(rounds):
+                    for label in (f"round {round_number} first read", f"round {round_number} second read"):
+                        with ThreadPoolExecutor(8) as pool:
+                            problems += sum(pool.map(lambda share: size_problems(share, label), shares), [])
+            problems += beside["problems"]
             stats = mount.stats()
-            checks.figure(f"sizes with cache_size=200K: {len(paths)} renditions read twice, {stats['renders']} renders "
-                          f"(evictions force re-renders), cache {stats['cache_bytes']} bytes")
+            checks.figure(f"sizes with cache_size=200K: {len(paths)} renditions read twice in {rounds} rounds by 8 readers beside {beside['runs']} "
+                          f"clear/prune runs; {stats['renders']} renders (evictions force re-renders); {len(problems)} mismatches")
     return problems
 
 
@@ -406,11 +456,12 @@ def sigterm_during_renders(checks):
         source = faults.library(scratch, copies=1)
         mountpoint = scratch.sub("mnt")
         env = asan_environment(scratch)
-        exits = []
+        exits, in_flight = [], []
         for round_number in range(rounds):
             with mounted(source, mountpoint, f"cache={scratch.path}/cache{round_number}.sqlite", binary=ASAN_BINARY, env=env) as mount:
                 readers = start_readers([path for path, *_ in renditions(mountpoint) if path.endswith("fullscreen.jpg")])
                 time.sleep(rng.uniform(0.1, 0.5))
+                in_flight.append(sum(thread.is_alive() for thread in readers))
                 started = time.time()
                 mount.process.send_signal(signal.SIGTERM)
                 try:
@@ -423,11 +474,11 @@ def sigterm_during_renders(checks):
                 log = mount.read_log()
                 reports = [marker for marker in ("AddressSanitizer", "Fatal error", "SUMMARY:") if marker in log]
                 if status != 0 or reports:
-                    problems.append(f"round {round_number}: exit {status}, stderr has {reports}: "
-                                    + " | ".join(line for line in log.splitlines() if any(m in line for m in ("ERROR", "Fatal", "SUMMARY")))[:400])
+                    problems.append(f"round {round_number}: exit {status}, stderr has {reports}: {first_error_line(log)}")
                 if os.path.ismount(mountpoint) or outcome(os.stat, mountpoint)[0] == "ENOTCONN":
                     problems.append(f"round {round_number}: the mountpoint is still mounted after the daemon exited")
-        checks.figure(f"SIGTERM during renders (ASan build): {rounds} rounds, slowest exit {max(exits):.1f} s")
+        checks.figure(f"SIGTERM during renders (ASan build): {rounds} rounds, {min(in_flight)}-{max(in_flight)} of 8 reads "
+                      f"in flight at the signal, slowest exit {max(exits):.1f} s, {len(problems)} problems")
     return problems
 
 
@@ -490,7 +541,7 @@ def replace_file(path, new_photo):
 
 def reader_never_mixes(checks):
     problems = []
-    counts = {"old": 0, "error": 0}
+    counts = {"old": 0, "error": 0, "mixed": 0}
     pairs = [(LARGE[index], LARGE[(index + 1) % len(LARGE)]) for index in range(5)]
     with workspace("mix") as scratch:
         album = scratch.sub("source", "A")
@@ -512,36 +563,30 @@ def reader_never_mixes(checks):
                 elif head + rest == old_bytes:
                     counts["old"] += 1
                 elif head == old_bytes[:len(head)] and rest == new_bytes[len(head):len(head) + len(rest)]:
+                    counts["mixed"] += 1
                     problems.append(f"p{index}: the new rendition's tail after the old head ({len(head)}+{len(rest)} bytes)")
                 else:
                     problems.append(f"p{index}: {len(head) + len(rest)} bytes that are neither the old rendition ({len(old_bytes)}) "
                                     f"nor a clean error")
         checks.figure(f"reader across a replacement: {counts['old']} got the whole old rendition, {counts['error']} a clean error, "
-                      f"{len(pairs) - sum(counts.values())} something else")
+                      f"{counts['mixed']} the new tail after the old head, {len(pairs) - sum(counts.values())} something else")
     return problems
 
 
 # MARK: 7. transient errors are not remembered
 
-def move_to_trash(source, photo):
-    trash = os.path.join(source, ".Trash")
+def to_trash(photo):
+    trash = os.path.join(os.path.dirname(photo), ".Trash")
     os.makedirs(trash, exist_ok=True)
-    away = os.path.join(trash, os.path.basename(photo))
-    os.rename(photo, away)
-    time.sleep(0.5)
-    os.rename(away, photo)
+    return os.path.join(trash, os.path.basename(photo))
 
 
-def make_unreadable(source, photo):
-    os.chmod(photo, 0)
-    time.sleep(1)
-    os.chmod(photo, 0o644)
-
-
-def rename_source(source, photo):
-    os.rename(source, source + ".away")
-    time.sleep(0.5)
-    os.rename(source + ".away", source)
+# Each repro: what is done, and how it is undone a moment later; the readers read in between.
+REPROS = [("moved to .Trash and back", lambda source, photo: os.rename(photo, to_trash(photo)),
+           lambda source, photo: os.rename(to_trash(photo), photo)),
+          ("chmod 000 and back", lambda source, photo: os.chmod(photo, 0), lambda source, photo: os.chmod(photo, 0o644)),
+          ("SOURCE renamed away and back", lambda source, photo: os.rename(source, source + ".away"),
+           lambda source, photo: os.rename(source + ".away", source))]
 
 
 # The daemon runs as root without CAP_DAC_OVERRIDE/CAP_DAC_READ_SEARCH, so a chmod 000 photo
@@ -554,35 +599,38 @@ def readable_thumbnails(paths):
 
 
 def transient_errors_not_sticky(checks):
+    """Each disturbance starts with the photo's thumbnail not yet rendered, so the 4 readers' reads
+    render it while the photo cannot be opened; once undone, the failure must not stay."""
     problems = []
-    repros = [("moved to .Trash and back", move_to_trash), ("chmod 000 and back", make_unreadable),
-              ("SOURCE renamed away and back", rename_source)]
     with workspace("transient") as scratch:
-        source = make_library(scratch, len(repros), photos=LARGE)
+        source = make_library(scratch, len(REPROS) + 2, photos=LARGE)
         cache = f"{scratch.path}/cache.sqlite"
         mountpoint = scratch.sub("mnt")
         options = f"cache={cache}"
         recovered = []
-        for index, (label, disturb) in enumerate(repros):
+        for index, (label, disturb, undo) in enumerate(REPROS):
+            photo = os.path.join(source, "Album0", f"p{index:02d}.jpg")
             with mounted(source, mountpoint, options, prefix=WITHOUT_DAC):
-                thumbnail = asset_path(mountpoint, "Album0", f"p{index:02d}")
-                readers = Readers(4, lambda rng: read_all(thumbnail))
-                time.sleep(0.05)
-                try:
-                    disturb(source, os.path.join(source, "Album0", f"p{index:02d}.jpg"))
-                finally:
-                    problems += readers.stop()
+                # The last repro takes all of SOURCE away: every photo not read yet is hit.
+                assets = [f"p{index:02d}"] + ([f"p{n:02d}" for n in range(index + 1, len(REPROS) + 2)] if index == len(REPROS) - 1 else [])
+                thumbnails = [asset_path(mountpoint, "Album0", asset) for asset in assets]
+                disturb(source, photo)
+                readers = Readers(4, lambda rng: read_all(rng.choice(thumbnails)))
+                time.sleep(0.8)
+                undo(source, photo)
+                problems += readers.stop()
                 started = time.time()
-                if wait_until(lambda: readable_thumbnails([thumbnail]), 5, 0.5):
-                    recovered.append(f"{label}: {time.time() - started:.1f} s")
+                if wait_until(lambda: readable_thumbnails(thumbnails), 5, 0.5):
+                    recovered.append(f"{label}: {time.time() - started:.1f} s ({readers.error_count} failed reads before)")
                 else:
-                    problems.append(f"{label}: the thumbnail still fails 5 s later ({outcome(read_all, thumbnail)[0]})")
+                    problems.append(f"{label}: a thumbnail still fails 5 s later "
+                                    f"({[outcome(read_all, path)[0] for path in thumbnails]}; {readers.error_count} failed reads before)")
             problems += run_cache_op("clear", cache_ops(cache, source)[2][1])
             with mounted(source, mountpoint, options, prefix=WITHOUT_DAC):
                 thumbnails = [path for path, *_ in renditions(mountpoint) if path.endswith("thumbnail.jpg")]
                 if not readable_thumbnails(thumbnails):
                     problems.append(f"{label}: after cache clear and a remount some thumbnails fail")
-        checks.figure(f"transient errors: readable again after {', '.join(recovered) or 'none'}")
+        checks.figure(f"transient errors: readable again after {'; '.join(recovered) or 'none'}")
     return problems
 
 
@@ -688,7 +736,8 @@ def broken_photo_lists(checks):
                         problems.append(f"-o broken=error: {name} of the broken thumbnail gave {outcome(function, placeholder)[0]}, not EIO")
         except RuntimeError as error:
             problems.append(f"-o broken=error: the mount failed: {str(error)[-200:]}")
-        checks.figure(f"broken photo first in its album ({broken}): listed, placeholder, reason, poster from the next photo")
+        checks.figure(f"broken photo first in its album ({broken}): {len(problems)} of the listing/placeholder/reason/"
+                      f"count/poster/broken=error expectations unmet")
     return problems
 
 
@@ -765,8 +814,8 @@ def source_boundary_swaps(checks):
                     finished, (state, _), _ = timed(read_all, asset_path(mountpoint, "A", f"p{index}"), timeout=10)
                     if state != "ok":
                         problems.append(f"after the FIFO, p{index}'s thumbnail gave {state if finished else 'a hang'}")
-                checks.figure(f"source boundary: symlink to a root-only file not followed for {OTHER_USER}; "
-                              f"FIFO readers ended in ≤ {max(s for *_, s in results):.1f} s")
+                checks.figure(f"source boundary: {len(problems)} problems; the slowest of 6 FIFO readers ended after "
+                              f"{max(seconds for *_, seconds in results):.1f} s")
         finally:
             unblock_fifo(fifo)
             os.unlink(secret)
@@ -785,11 +834,12 @@ def db_never_stalls(checks):
     kernel pages dropped first (POSIX_FADV_DONTNEED) so each read is a FUSE READ answered by the
     daemon from its cache database; while `cache clear`, `warm` and `prune` write that database
     from other processes. A clear removes the thumbnails, so until warm (or a read) puts them
-    back some reads render: the photos are ≤ 2 MP so such a render stays far below 50 ms."""
+    back some reads render (counted in the figure): the photos are under 1 MP, so such a render
+    takes a few milliseconds and a p99 of 50 ms or more means reads waited on the database."""
     problems = []
     seconds = 8 if QUICK else 20
     with workspace("stall") as scratch:
-        source = make_library(scratch, 30)
+        source = make_library(scratch, 30, photos=SMALL)
         cache = f"{scratch.path}/cache.sqlite"
         mountpoint = scratch.sub("mnt")
         with mounted(source, mountpoint, f"cache={cache}") as mount:
@@ -807,21 +857,16 @@ def db_never_stalls(checks):
                     raise AssertionError("an empty thumbnail")
 
             renders_before = mount.stats()["renders"]
-            readers = Readers(8, timed_read)
-            operations = 0
-            deadline = time.time() + seconds
-            try:
-                while time.time() < deadline:
-                    for name, arguments in (cache_ops(cache, source)[2], cache_ops(cache, source)[0], cache_ops(cache, source)[1]):
-                        problems += run_cache_op(name, arguments)
-                        operations += 1
-            finally:
+            with cache_ops_running(cache, source) as beside:
+                readers = Readers(8, timed_read)
+                time.sleep(seconds)
                 problems += readers.stop()
+            problems += beside["problems"]
             problems += [f"reader: {error}" for error in readers.errors]
             p50, p99 = percentile(latencies, 0.5) * 1000, percentile(latencies, 0.99) * 1000
             renders = mount.stats()["renders"] - renders_before
             checks.figure(f"cache db under writers: {len(latencies)} thumbnail reads by 8 readers in {seconds} s beside "
-                          f"{operations} clear/warm/prune runs; p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {max(latencies) * 1000:.0f} ms; "
+                          f"{beside['runs']} clear/warm/prune runs; p50 {p50:.2f} ms, p99 {p99:.2f} ms, max {max(latencies) * 1000:.0f} ms; "
                           f"{renders} re-renders after clears")
             if p99 >= 50:
                 problems.append(f"p99 read latency {p99:.1f} ms ≥ 50 ms")
