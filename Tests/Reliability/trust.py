@@ -325,7 +325,8 @@ def bogus_dates(checks):
             for folder, names, files in os.walk(mountpoint):
                 for name in names + files:
                     state = outcome(os.stat, os.path.join(folder, name))[0]
-                    if state != "ok":
+                    # The sparse file's renditions may fail (a rendition's size needs its render).
+                    if state != "ok" and not (state == "EIO" and os.path.basename(folder) == "sparse"):
                         problems.append(f"stat {os.path.join(folder, name)}: {state}")
             for asset in ("future", "past"):
                 state, data = outcome(read_all, asset_path(mountpoint, "A", asset))
