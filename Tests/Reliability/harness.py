@@ -79,18 +79,22 @@ class Mount:
     """`assetfs -f` in the background with its stderr captured, so it can be killed (-9 too) and
     its log read. Always unmounted by `close`, even after a crash (clearing the dead mount)."""
 
-    def __init__(self, source, mountpoint, options, env=None):
+    def __init__(self, source, mountpoint, options, env=None, binary=None, prefix=()):
+        """`binary` replaces the release binary (an instrumented build); `prefix` is a command the
+        daemon runs under (e.g. setpriv)."""
         self.mountpoint = mountpoint
         self.log_path = mountpoint.rstrip("/") + ".log"
         self.log = open(self.log_path, "ab")
         self.log_start = self.log.tell()  # one log file per mountpoint; this mount's part starts here
-        self.process = subprocess.Popen([BINARY, "-f", "-o", options, source, mountpoint],
+        self.process = subprocess.Popen([*prefix, binary or BINARY, "-f", "-o", options, source, mountpoint],
                                         stdout=self.log, stderr=self.log, env=env)
         deadline = time.time() + 60
         while not os.path.ismount(mountpoint):
             if self.process.poll() is not None:
+                self.log.close()
                 raise RuntimeError(f"assetfs exited with {self.process.returncode}: {self.read_log()}")
             if time.time() > deadline:
+                self.close()  # a daemon that never mounted is not left behind
                 raise RuntimeError("mount did not appear within 60 s")
             time.sleep(0.02)
 
@@ -123,6 +127,66 @@ class Mount:
         if os.path.ismount(self.mountpoint) or _is_dead_mount(self.mountpoint):
             subprocess.run(["fusermount3", "-u", "-z", self.mountpoint], capture_output=True)
         self.log.close()
+
+
+class DaemonMount:
+    """`assetfs` without -f: the command returns once the mount is ready and the forked daemon
+    lives on (logging to syslog). Its pid is found by its command line in /proc; `close` unmounts
+    with fusermount3 -u, waits for the daemon to exit, and clears a dead mount."""
+
+    def __init__(self, source, mountpoint, options, binary=None):
+        self.mountpoint = mountpoint
+        out = subprocess.run([binary or BINARY, "-o", options, source, mountpoint], capture_output=True, timeout=120)
+        if out.returncode != 0 or not os.path.ismount(mountpoint):
+            raise RuntimeError(f"assetfs exited with {out.returncode}: {out.stderr.decode(errors='replace')}")
+        self.pid = daemon_pid(mountpoint)
+        if self.pid is None:
+            self.close()
+            raise RuntimeError(f"no assetfs daemon process found for {mountpoint}")
+
+    def alive(self):
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        with open(f"/proc/{self.pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+
+    def stats(self):
+        return json.loads(os.getxattr(self.mountpoint, "user.assetfs.stats"))
+
+    def close(self):
+        subprocess.run(["fusermount3", "-u", self.mountpoint], capture_output=True)
+        if self.pid is not None and not wait_until(lambda: not self.alive(), 30):
+            os.kill(self.pid, 9)
+        if os.path.ismount(self.mountpoint) or _is_dead_mount(self.mountpoint):
+            subprocess.run(["fusermount3", "-u", "-z", self.mountpoint], capture_output=True)
+
+
+def daemon_pid(mountpoint):
+    """The pid of the assetfs process whose command line names `mountpoint`, if any."""
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if os.path.basename(argv[0]) == b"assetfs" and os.fsencode(mountpoint) in argv:
+            return int(entry)
+    return None
+
+
+def wait_until(predicate, timeout, interval=0.1):
+    """Calls `predicate` until it returns something true or `timeout` seconds pass; returns its
+    last value (so a caller can tell what it saw)."""
+    deadline = time.time() + timeout
+    while True:
+        value = predicate()
+        if value or time.time() >= deadline:
+            return value
+        time.sleep(interval)
 
 
 def _is_dead_mount(path):

@@ -13,6 +13,7 @@ import bad_input  # noqa: E402
 import faults  # noqa: E402
 import load  # noqa: E402
 import security  # noqa: E402
+import trust  # noqa: E402
 from harness import BINARY, Checks  # noqa: E402
 
 CHECKS = {
@@ -27,6 +28,17 @@ CHECKS = {
     "symlinks": security.symlinks,
     "other-users": security.other_users,
     "hostile-names": security.hostile_names,
+    "bogus-dates": trust.bogus_dates,
+    "daemon-cache-ops": trust.daemon_cache_ops,
+    "sigterm-during-renders": trust.sigterm_during_renders,
+    "sizes-after-cache-ops": trust.sizes_after_cache_ops,
+    "restored-mtime-edit": trust.restored_mtime_edit,
+    "reader-never-mixes": trust.reader_never_mixes,
+    "transient-errors-not-sticky": trust.transient_errors_not_sticky,
+    "source-unplugged": trust.source_unplugged,
+    "broken-photo-lists": trust.broken_photo_lists,
+    "source-boundary-swaps": trust.source_boundary_swaps,
+    "db-never-stalls": trust.db_never_stalls,
 }
 
 
