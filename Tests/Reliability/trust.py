@@ -430,12 +430,13 @@ def ensure_asan_binary():
 
 
 def asan_environment(scratch):
-    """ASan options as bench/sanitize.sh sets them, with its LeakSanitizer suppressions of the
-    Swift runtime's false positives."""
+    """ASan options for a daemon stopped by a signal: use-after-free, double reply and the like are
+    what shutdown can get wrong; what the process still holds when it exits (threads' objects, the
+    catalog) the kernel frees, so leak checking stays with the unit tests (bench/sanitize.sh)."""
     suppressions = os.path.join(scratch.path, "lsan.supp")
     with open(suppressions, "w") as f:
         f.write("leak:swift::RefCounts<*>::formWeakReference\nleak:libXCTest.so\n")
-    return {**os.environ, "ASAN_OPTIONS": "detect_leaks=1:detect_stack_use_after_return=1",
+    return {**os.environ, "ASAN_OPTIONS": "detect_leaks=0:detect_stack_use_after_return=1",
             "LSAN_OPTIONS": f"suppressions={suppressions}"}
 
 
@@ -659,7 +660,8 @@ def source_unplugged(checks):
                 log_start = len(mount.read_log())
                 unplug()
                 if not wait_until(lambda: gone_lines(mount.read_log()[log_start:], real_source), 5):
-                    problems.append(f"{label}: no log line saying {real_source} is gone within 5 s")
+                    problems.append(f"{label}: no log line saying {real_source} is gone within 5 s; "
+                                    f"the log says: {mount.read_log()[log_start:][-600:]!r}")
                 for path, data in thumbnails.items():
                     finished, (state, read), _ = timed(read_all, path, timeout=5)
                     if read != data:
@@ -672,7 +674,9 @@ def source_unplugged(checks):
                 if said > 1:
                     problems.append(f"{label}: the log says {said} times that the source is gone")
                 replug()
-                back = wait_until(lambda: sorted(outcome(os.listdir, os.path.join(mountpoint, "groups", "Album0"))[1] or []) == listing
+                # The old tree stays listed while SOURCE is away: "back" is the daemon saying so.
+                back = wait_until(lambda: mount.stats().get("source_online") == 1
+                                  and sorted(outcome(os.listdir, os.path.join(mountpoint, "groups", "Album0"))[1] or []) == listing
                                   and all(outcome(read_all, path)[1] == data for path, data in thumbnails.items()), 10, 0.5)
                 if not back:
                     problems.append(f"{label}: 10 s after SOURCE came back the tree or its thumbnails are not back")
