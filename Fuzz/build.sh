@@ -8,14 +8,16 @@
 # no main), so this compiles the sources by hand, in dependency order, one module at a time:
 #   CJPEG       clang -fsanitize=fuzzer-no-link,address (coverage + ASan on our C bridge)
 #   Posix       swiftc -sanitize=fuzzer,address -emit-module  -> Posix.swiftmodule + Posix.o
+#   RenditionsKernels  the resampler's inner loops, edge coverage only (as Renditions, below)
 #   Renditions  same, importing Posix, CJPEG (a module map written here, as SwiftPM would) and
 #               CExif (the package's system-library module map), but with edge coverage only:
 #               -sanitize=fuzzer adds trace-cmp, which in the per-pixel loops (clamp, filter)
 #               made a 2048x1536 render 2.8x slower (2.6 s vs 0.92 s) for comparisons whose
 #               operands come from libjpeg-parsed data, not from bytes the mutator could match
 #   fuzzer      Fuzz/RenderFuzzer.swift, linked with the objects, -ljpeg -lexif and libFuzzer's main
-# Swift is compiled -O, not the release build's -Ounchecked: overflow and bounds traps stay in,
-# so arithmetic the release build would silently wrap shows up here as a crash.
+# Swift is compiled -O, RenditionsKernels too (the release build's only -Ounchecked target):
+# overflow and bounds traps stay in, so a kernel argument the checked code failed to bound shows
+# up here as a crash (or as ASan's report) instead of silently wrapping.
 # The system libjpeg-turbo and libexif are not instrumented: coverage guides only our own C and
 # Swift, and ASan sees libjpeg's heap (malloc is intercepted) but not its stack or globals.
 set -euo pipefail
@@ -49,9 +51,10 @@ module() {  # NAME SANITIZER-FLAGS...
         -c "$SRC/$name"/*.swift -o "$OUT/$name.o"
 }
 module Posix "${FUZZ[@]}"
+module RenditionsKernels "${EDGES_ONLY[@]}"
 module Renditions "${EDGES_ONLY[@]}"
 
 echo "fuzz: linking render-fuzzer" >&2
 swiftc "${SWIFTFLAGS[@]}" "${FUZZ[@]}" -module-name RenderFuzzer "$ROOT/Fuzz/RenderFuzzer.swift" \
-    "$OUT/Posix.o" "$OUT/Renditions.o" "$OUT/jpeg_bridge.o" -ljpeg -lexif -use-ld=lld -o "$OUT/render-fuzzer"
+    "$OUT/Posix.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "$OUT/jpeg_bridge.o" -ljpeg -lexif -use-ld=lld -o "$OUT/render-fuzzer"
 echo "$OUT/render-fuzzer"

@@ -31,9 +31,16 @@ final class JPEGDecoder {
     func readHeader() throws(RenditionError) -> Header {
         var header = ajpeg_header()
         try check(ajpeg_read_header(decoder, &header))
+        // Sizes from the file. libjpeg caps a side at 65500 px, so these fit easily; checked anyway,
+        // as everything after (allocations, the memory budget, libjpeg's memory limit) trusts them.
+        guard header.width >= 0, header.height >= 0,
+              let coefficientBytes = Int(exactly: header.coefficient_bytes), coefficientBytes <= Int.max - (64 << 20) else {
+            throw RenditionError(.corrupt, path: path,
+                                 reason: "implausible frame header (\(header.width)x\(header.height), \(header.coefficient_bytes) coefficient bytes)")
+        }
         return Header(size: PixelSize(width: Int(header.width), height: Int(header.height)),
                       components: Int(header.components), isCMYK: header.is_cmyk != 0,
-                      adobeInverted: header.adobe_inverted != 0, coefficientBytes: Int(header.coefficient_bytes))
+                      adobeInverted: header.adobe_inverted != 0, coefficientBytes: coefficientBytes)
     }
 
     /// The embedded ICC profile, if any (call after `readHeader`).

@@ -58,6 +58,18 @@ struct LanczosFilter {
         self.widestSpan = used
     }
 
+    /// Traps unless every output sample's taps lie inside `0..<inputLength` and inside its row
+    /// of `weights`: the contract of the unchecked `resampleRow`, which indexes with them unchecked.
+    func validate(inputLength: Int) {
+        precondition(starts.count == outputLength && counts.count == outputLength && weights.count == outputLength * maxTaps
+                     && widestSpan <= maxTaps, "Lanczos filter: inconsistent tables")
+        for i in 0..<outputLength {
+            let start = starts[i], count = counts[i]
+            precondition(start >= 0 && count >= 1 && count <= widestSpan && start <= inputLength - count,
+                         "Lanczos filter: output \(i) reads \(start)..<\(start &+ count) of \(inputLength)")
+        }
+    }
+
     static func lanczos3(_ x: Double) -> Double {
         if x == 0 { return 1 }
         if x <= -3 || x >= 3 { return 0 }

@@ -1,7 +1,13 @@
+import RenditionsKernels
+
 /// Resamples an image that arrives one row at a time, top to bottom, into `output`:
 /// each input row is filtered horizontally as it comes, and only the few filtered rows the
 /// vertical filter still needs are kept (a ring of `widestSpan` rows). Memory is the output
 /// plus that ring, whatever the input's size.
+///
+/// The two loops checked arithmetic slows down (the horizontal pass and the rounding to bytes)
+/// are in `RenditionsKernels`, built -Ounchecked; they trust the sizes and filter taps this
+/// checked code hands them, which `init` validates.
 struct StreamingResampler {
     let inputSize: PixelSize
     let outputSize: PixelSize
@@ -13,8 +19,13 @@ struct StreamingResampler {
         self.inputSize = inputSize
         self.outputSize = outputSize
         self.channels = channels
+        precondition(channels >= 1 && min(inputSize.width, inputSize.height, outputSize.width, outputSize.height) >= 1,
+                     "resampler: cannot resample \(inputSize) to \(outputSize) with \(channels) channels")
         horizontal = LanczosFilter(inputLength: inputSize.width, outputLength: outputSize.width)
         vertical = LanczosFilter(inputLength: inputSize.height, outputLength: outputSize.height)
+        // What the unchecked kernels rely on, checked once per render rather than once per sample.
+        horizontal.validate(inputLength: inputSize.width)
+        vertical.validate(inputLength: inputSize.height)
     }
 
     /// Pulls input rows through `nextRow` (which fills `width * channels` bytes and returns false
@@ -59,49 +70,19 @@ struct StreamingResampler {
                     for i in 0..<outRowLength { accumulator[i] += weight * row[i] }
                 }
             }
-            let out = output + y * outRowLength
-            for i in 0..<outRowLength { out[i] = Self.clamp(accumulator[i]) }
+            quantize(accumulator, into: output + y * outRowLength, count: outRowLength)
         }
     }
 
     @inline(__always)
     private func filterRow(_ input: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
-        let c = channels
         horizontal.weights.withUnsafeBufferPointer { w in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 horizontal.counts.withUnsafeBufferPointer { counts in
-                    let stride = horizontal.maxTaps
-                    if c == 3 {
-                        for x in 0..<outputSize.width {
-                            var r: Float = 0, g: Float = 0, b: Float = 0
-                            var p = input + starts[x] * 3
-                            let weights = w.baseAddress! + x * stride
-                            for k in 0..<counts[x] {
-                                let weight = weights[k]
-                                r += weight * p[0]; g += weight * p[1]; b += weight * p[2]
-                                p += 3
-                            }
-                            out[x * 3] = r; out[x * 3 + 1] = g; out[x * 3 + 2] = b
-                        }
-                    } else {
-                        for x in 0..<outputSize.width {
-                            let weights = w.baseAddress! + x * stride
-                            for ch in 0..<c {
-                                var sum: Float = 0
-                                var p = input + starts[x] * c + ch
-                                for k in 0..<counts[x] { sum += weights[k] * p.pointee; p += c }
-                                out[x * c + ch] = sum
-                            }
-                        }
-                    }
+                    resampleRow(input, into: out, outputWidth: outputSize.width, channels: channels, starts: starts.baseAddress!,
+                                counts: counts.baseAddress!, weights: w.baseAddress!, stride: horizontal.maxTaps)
                 }
             }
         }
-    }
-
-    /// Rounds half up into 0...255. Clamping first lets the conversion truncate (no floorf call).
-    @inline(__always)
-    static func clamp(_ value: Float) -> UInt8 {
-        UInt8(min(255, max(0, value + 0.5)))
     }
 }
