@@ -26,7 +26,8 @@ let package = Package(
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "Posix", "RenditionsKernels"]),
         .target(name: "PhotoSource", dependencies: ["Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource"]),
-        .target(name: "RenditionCache", dependencies: ["CSQLite", "Posix"]),
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "Posix"]),
+        .target(name: "RenditionCache", dependencies: ["SQLiteDatabase", "Posix"]),
         .target(name: "AssetFS", dependencies: ["Catalog", "PhotoSource", "Renditions", "RenditionCache", "Posix"]),
         .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "Posix"]),
         .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Renditions", "RenditionCache", "PhotoSource", "Posix"]),
@@ -38,7 +39,7 @@ let package = Package(
         .testTarget(name: "RenditionsTests", dependencies: ["Renditions", "RenditionsKernels", "Posix", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource"]),
-        .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "Posix"]),
+        .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Renditions", "RenditionCache", "Posix", "TestFixtures"]),
         .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix", "TestFixtures"]),
     ]

@@ -1,4 +1,5 @@
 import Glibc
+@_exported import SQLiteDatabase
 import Posix
 import Synchronization
 

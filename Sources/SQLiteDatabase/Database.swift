@@ -7,20 +7,27 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
     public var message: String
     public var sql: String
 
+    public init(code: Int32, message: String, sql: String) {
+        self.code = code
+        self.message = message
+        self.sql = sql
+    }
+
     public var description: String { "SQLite error \(code): \(message) (\(sql))" }
+    public static let corrupt: Int32 = SQLITE_CORRUPT
     /// The file is not a database, or is damaged: move it aside and start again.
     public var isCorruption: Bool { code & 0xFF == SQLITE_NOTADB || code & 0xFF == SQLITE_CORRUPT }
 }
 
 /// The one owner of an SQLite connection (as in GRDB): opened in `init`, closed in `deinit`.
-/// Not thread-safe by itself; `RenditionStore` serialises access.
-final class Database {
+/// Not thread-safe by itself: its owner (the rendition store, the catalog) serialises access.
+public final class Database {
     private let handle: OpaquePointer
     /// Prepared once, reset after each use: preparing is a large part of a small query's cost.
     private var statements: [String: OpaquePointer] = [:]
 
     /// `busyTimeout`: how long a statement waits for another connection's lock before failing.
-    init(path: FilePath, busyTimeout milliseconds: Int32 = 30_000) throws(DatabaseError) {
+    public init(path: FilePath, busyTimeout milliseconds: Int32 = 30_000) throws(DatabaseError) {
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }
@@ -41,7 +48,7 @@ final class Database {
         sqlite3_close_v2(handle)
     }
 
-    func execute(_ sql: String) throws(DatabaseError) {
+    public func execute(_ sql: String) throws(DatabaseError) {
         var error: UnsafeMutablePointer<CChar>?
         let code = sqlite3_exec(handle, sql, nil, nil, &error)
         guard code == SQLITE_OK else {
@@ -52,7 +59,7 @@ final class Database {
     }
 
     /// Runs `sql` with `bindings`, calling `row` for each result row.
-    func query(_ sql: String, _ bindings: [Value] = [], row: (Row) -> Void = { _ in }) throws(DatabaseError) {
+    public func query(_ sql: String, _ bindings: [Value] = [], row: (Row) -> Void = { _ in }) throws(DatabaseError) {
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)
@@ -87,7 +94,7 @@ final class Database {
     }
 
     /// `sqlite3_blob_open`/`sqlite3_blob_read`: part of one blob, without loading the rest.
-    func readBlob(table: String, column: String, row: Int64, offset: Int, count: Int) throws(DatabaseError) -> [UInt8] {
+    public func readBlob(table: String, column: String, row: Int64, offset: Int, count: Int) throws(DatabaseError) -> [UInt8] {
         var blob: OpaquePointer?
         var code = sqlite3_blob_open(handle, "main", table, column, row, 0, &blob)
         guard code == SQLITE_OK, let blob else { throw error(code, "blob_open \(table).\(column) \(row)") }
@@ -101,23 +108,26 @@ final class Database {
         return bytes
     }
 
-    var changes: Int { Int(sqlite3_changes(handle)) }
+    /// The rowid of the last row inserted on this connection.
+    public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
 
     private func error(_ code: Int32, _ sql: String) -> DatabaseError {
         DatabaseError(code: code, message: String(cString: sqlite3_errmsg(handle)), sql: sql)
     }
 
-    enum Value {
+    public enum Value {
         case integer(Int64), text(String), blob([UInt8]), null
     }
 
     /// A result row, valid only inside the `query` callback.
-    struct Row {
+    public struct Row {
         let statement: OpaquePointer
-        func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
-        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-        func text(_ column: Int32) -> String { sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "" }
-        func blob(_ column: Int32) -> [UInt8] {
+        public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
+        public func text(_ column: Int32) -> String { sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "" }
+        public func blob(_ column: Int32) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(statement, column))
             guard count > 0, let bytes = sqlite3_column_blob(statement, column) else { return [] }
             return Array(UnsafeRawBufferPointer(start: bytes, count: count))
