@@ -16,125 +16,109 @@ public final class AssetFileSystem: Sendable {
     public let statistics: Statistics
     public let pipeline: RenditionPipeline
     private let cache: CacheConnection
-    private let scanner: PhotoScanner
+    private let catalogConnection: OnFirstUse<CatalogStore>
     private let sourceFiles: SourceFiles
-    private let catalogs: Mutex<Catalogs>
+    private let reader: FolderReader
     private let rootStatus: FileStatus
-    private let online = Atomic<Bool>(true)
-    /// Asks the watcher to check the source soon (set once the watcher exists).
-    private let checkSource = Hook()
+    private let online: Atomic<Bool>
+    /// Asks for a folder to be read again (set once the watcher exists).
+    private let checkFolder = Hook<FilePath>()
 
-    /// The current tree, and the one before it: a reader that opened a file of the old tree keeps
-    /// reading that version by its inode number (renditions of it stay in the cache).
-    private struct Catalogs {
-        var current: Catalog
-        var previous: Catalog?
-    }
-
-    public init(source: FilePath, options: MountOptions, cache: CacheConnection, renderer: any RenditionMaking,
-                renderThreads: Int) throws(Errno) {
-        scanner = PhotoScanner(followSymlinks: options.followSymlinks)
-        let library = try scanner.scan(source)
-        root = library.root
-        rootStatus = try FileStatus(path: root)
+    /// `root`: SOURCE's real path (it may be away: a catalog of it is then served as stored).
+    /// `catalog` and `cache` are opened on first use, in the process that serves the mount.
+    public init(source root: FilePath, options: MountOptions, cache: CacheConnection,
+                catalog: @escaping @Sendable () -> CatalogStore, renderer: any RenditionMaking, renderThreads: Int) {
+        self.root = root
+        let status = try? FileStatus(path: root)
+        rootStatus = status ?? FileStatus(device: 0, inode: 0, mode: 0o40555, userID: getuid(), groupID: getgid(), size: 0,
+                                          modificationNanoseconds: 0, changeNanoseconds: 0)
+        online = Atomic(status?.isDirectory == true)
         self.options = options
         self.cache = cache
+        catalogConnection = OnFirstUse(catalog)
         statistics = Statistics()
         sourceFiles = SourceFiles(root: root, followSymlinks: options.followSymlinks)
-        let checkSource = self.checkSource
+        reader = FolderReader(root: root, followSymlinks: options.followSymlinks)
+        let checkFolder = self.checkFolder
         pipeline = RenditionPipeline(renderer: renderer, sourceFiles: sourceFiles, cache: cache, statistics: statistics,
-                                     renderThreads: renderThreads, onSourceChanged: { checkSource() })
-        catalogs = Mutex(Catalogs(current: Catalog(library: library)))
+                                     renderThreads: renderThreads, onSourceChanged: { checkFolder($0.parent) })
     }
 
-    public var currentCatalog: Catalog { catalogs.withLock { $0.current } }
+    public var catalog: CatalogStore { catalogConnection.value }
 
     /// Whether SOURCE is there (false while its disk is unplugged or it was moved away).
     public var isSourceOnline: Bool { online.load(ordering: .relaxed) }
 
-    /// Who to ask for a check of the source when a photo is not what the catalog says.
-    public func whenSourceLooksChanged(_ action: @escaping @Sendable () -> Void) { checkSource.set(action) }
+    /// Who to ask to read a folder again when a photo in it is not what the catalog says.
+    public func whenFolderLooksChanged(_ action: @escaping @Sendable (FilePath) -> Void) { checkFolder.set(action) }
 
     /// Stops rendering and writes what is pending: call before the FUSE session goes.
     public func shutdown() { pipeline.shutdown() }
-
-    /// The node behind an inode number: in the current tree, else a file of the previous tree
-    /// (a version of a photo that has changed since), with the tree it belongs to.
-    private func resolve(_ inode: UInt64) -> (node: Node, tree: Catalog)? {
-        let trees = catalogs.withLock { $0 }
-        if let node = trees.current.node(forInode: inode) { return (node, trees.current) }
-        if let previous = trees.previous, let node = previous.node(forInode: inode), !node.isDirectory { return (node, previous) }
-        return nil
-    }
 
     // MARK: Names and attributes
 
     public typealias AttributesCompletion = @Sendable (Result<Attributes, Errno>) -> Void
 
     public func lookup(parent: UInt64, name: [UInt8], completion: @escaping AttributesCompletion) {
-        let tree = currentCatalog
-        guard let parentNode = tree.node(forInode: parent) else { return completion(.failure(.notFound)) }
+        guard let parentNode = catalog.node(forInode: parent) else { return completion(.failure(.notFound)) }
         guard parentNode.isDirectory else { return completion(.failure(.notDirectory)) }
-        guard let node = tree.child(of: parentNode, named: name) else { return completion(.failure(.notFound)) }
-        attributes(of: node.canonical, in: tree, completion: completion)
+        guard let node = catalog.child(of: parentNode, named: name) else { return completion(.failure(.notFound)) }
+        attributes(of: node.canonical, completion: completion)
     }
 
     public func getattr(_ inode: UInt64, completion: @escaping AttributesCompletion) {
-        guard let (node, tree) = resolve(inode) else { return completion(.failure(.notFound)) }
-        attributes(of: node, in: tree, completion: completion)
+        guard let node = catalog.node(forInode: inode) else { return completion(.failure(.notFound)) }
+        attributes(of: node, completion: completion)
     }
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered first.
-    private func attributes(of node: Node, in tree: Catalog, completion: @escaping AttributesCompletion) {
-        let unsized = plainAttributes(of: node, in: tree)
-        guard let target = renditionTarget(for: node, in: tree) else { return completion(.success(unsized)) }
-        settle(target) { [options] result in
+    private func attributes(of node: Node, completion: @escaping AttributesCompletion) {
+        guard let unsized = plainAttributes(of: node) else { return completion(.failure(.notFound)) }
+        guard let target = renditionTarget(for: node) else { return completion(.success(unsized)) }
+        settle(target) { result in
             completion(result.map { settled in
                 var sized = unsized
                 sized.size = Int64(settled.size)
                 return sized
-            }.flatMapError { failure in .failure(Self.errno(failure, options)) })
+            }.mapError(Self.errno))
         }
     }
 
-    private func plainAttributes(of node: Node, in tree: Catalog) -> Attributes {
-        let inode = tree.inode(of: node)
+    private func plainAttributes(of node: Node) -> Attributes? {
+        let inode = node.inode
         switch node {
         case .root, .groups, .view:
+            // Folders of many folders say 1 link, "not counted", as btrfs does: find then makes no
+            // assumption from the count, and the count needs no scan of every album.
             return Attributes(inode: inode, isDirectory: true, permissions: rootStatus.permissions & 0o555, size: 4096,
                               userID: rootStatus.userID, groupID: rootStatus.groupID,
-                              modificationNanoseconds: rootStatus.modificationNanoseconds,
-                              linkCount: 2 + (node == .root ? 1 + FileKind.viewed.count : tree.albums.count))
-        case .viewAlbum(_, let a):
-            let owner = tree.albums[a].source.ownership
+                              modificationNanoseconds: rootStatus.modificationNanoseconds, linkCount: node == .root ? 2 + 3 : 1)
+        case .album(let id), .viewAlbum(_, let id):
+            guard let folder = catalog.folder(id) else { return nil }
+            let owner = folder.ownership
             return Attributes(inode: inode, isDirectory: true, permissions: owner.permissions, size: 4096,
                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
-                              linkCount: 2)
-        case .album(let a):
-            let owner = tree.albums[a].source.ownership
-            return Attributes(inode: inode, isDirectory: true, permissions: owner.permissions, size: 4096,
+                              linkCount: node == .album(id) ? 2 + folder.photoCount : 2)
+        case .poster(let id):
+            guard let owner = catalog.folder(id)?.ownership else { return nil }
+            return Attributes(inode: inode, isDirectory: false, permissions: owner.permissions & 0o444, size: 0,
                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
-                              linkCount: 2 + tree.albums[a].assetNames.count)
-        case .asset(let a, let i):
-            let owner = tree.photo(album: a, asset: i).ownership
+                              linkCount: 1)
+        case .asset:
+            guard let owner = catalog.photo(for: node)?.photo.ownership else { return nil }
             let readable = owner.permissions & 0o444
             return Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                               linkCount: 2)
-        case .poster(let a):
-            return fileAttributes(inode: inode, photo: tree.photo(album: a, asset: 0), size: 0, names: 1)
-        case .file(let a, let i, let kind), .viewFile(let kind, let a, let i):
-            let photo = tree.photo(album: a, asset: i)
+        case .file(_, let kind, _), .viewFile(let kind, _, _):
+            guard let photo = catalog.photo(for: node)?.photo else { return nil }
             // A size with a view has two names: in its asset folder and in the view.
-            return fileAttributes(inode: inode, photo: photo, size: kind == .original ? photo.identity.size : 0,
-                                  names: FileKind.viewed.contains(kind) ? 2 : 1)
+            return Attributes(inode: inode, isDirectory: false, permissions: photo.ownership.permissions & 0o444,
+                              size: kind == .original ? photo.identity.size : 0,
+                              userID: photo.ownership.userID, groupID: photo.ownership.groupID,
+                              modificationNanoseconds: photo.ownership.modificationNanoseconds,
+                              linkCount: FileKind.viewed.contains(kind) ? 2 : 1)
         }
-    }
-
-    private func fileAttributes(inode: UInt64, photo: Photo, size: Int64, names: Int) -> Attributes {
-        Attributes(inode: inode, isDirectory: false, permissions: photo.ownership.permissions & 0o444, size: size,
-                   userID: photo.ownership.userID, groupID: photo.ownership.groupID,
-                   modificationNanoseconds: photo.ownership.modificationNanoseconds, linkCount: names)
     }
 
     // MARK: Renditions
@@ -143,17 +127,16 @@ public final class AssetFileSystem: Sendable {
     /// of the first of its photos that renders.
     private enum RenditionTarget {
         case one(RenditionRequest)
-        case firstRendering([RenditionRequest])
+        case firstRendering(album: Int64)
     }
 
-    private func renditionTarget(for node: Node, in tree: Catalog) -> RenditionTarget? {
+    private func renditionTarget(for node: Node) -> RenditionTarget? {
         switch node.canonical {
-        case .poster(let a):
-            return .firstRendering(tree.albums[a].source.photos.map { RenditionRequest(root: root, photo: $0, spec: options.thumbnail) })
-        case .file(let a, let i, .thumbnail):
-            return .one(RenditionRequest(root: root, photo: tree.photo(album: a, asset: i), spec: options.thumbnail))
-        case .file(let a, let i, .fullscreen):
-            return .one(RenditionRequest(root: root, photo: tree.photo(album: a, asset: i), spec: options.fullscreen))
+        case .poster(let album):
+            return .firstRendering(album: album)
+        case .file(_, let kind, _) where kind != .original:
+            guard let photo = catalog.photo(for: node)?.photo else { return nil }
+            return .one(RenditionRequest(root: root, photo: photo, spec: kind == .thumbnail ? options.thumbnail : options.fullscreen))
         default:
             return nil
         }
@@ -169,27 +152,30 @@ public final class AssetFileSystem: Sendable {
     private func settle(_ target: RenditionTarget, completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
         switch target {
         case .one(let request):
-            pipeline.size(request) { [self] result in
+            pipeline.size(request, priority: request.spec == options.thumbnail ? .thumbnail : .interactive) { [self] result in
                 switch result {
                 case .success(let size): completion(.success(Settled(request: request, size: size)))
                 case .failure(.broken(let reason)): completion(placeholder(for: reason))
                 case .failure(let failure): completion(.failure(failure))
                 }
             }
-        case .firstRendering(let candidates):
-            settleFirst(candidates[...], brokenReason: nil, completion: completion)
+        case .firstRendering(let album):
+            settleFirst(album: album, after: 0, brokenReason: nil, completion: completion)
         }
     }
 
-    /// Tries candidates in order; a broken one is passed over, any other failure stops the search
-    /// (so the choice never depends on a passing error, and the poster's size stays stable).
-    private func settleFirst(_ candidates: ArraySlice<RenditionRequest>, brokenReason: String?,
+    /// Tries the album's photos in order; a broken one is passed over, any other failure stops the
+    /// search (so the choice never depends on a passing error, and the poster's size stays stable).
+    private func settleFirst(album: Int64, after: Int64, brokenReason: String?,
                              completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
-        guard let request = candidates.first else { return completion(placeholder(for: brokenReason ?? "no photos")) }
-        pipeline.size(request) { [self] result in
+        guard let row = catalog.photos(inFolder: album, after: after, limit: 1).first else {
+            return completion(placeholder(for: brokenReason ?? "no photos"))
+        }
+        let request = RenditionRequest(root: root, photo: row.photo, spec: options.thumbnail)
+        pipeline.size(request, priority: .thumbnail) { [self] result in
             switch result {
             case .success(let size): completion(.success(Settled(request: request, size: size)))
-            case .failure(.broken(let reason)): settleFirst(candidates.dropFirst(), brokenReason: reason, completion: completion)
+            case .failure(.broken(let reason)): settleFirst(album: album, after: row.id, brokenReason: reason, completion: completion)
             case .failure(let failure): completion(.failure(failure))
             }
         }
@@ -201,7 +187,7 @@ public final class AssetFileSystem: Sendable {
         return .success(Settled(request: nil, size: bytes.count))
     }
 
-    private static func errno(_ failure: RenditionFailure, _ options: MountOptions) -> Errno {
+    private static func errno(_ failure: RenditionFailure) -> Errno {
         switch failure {
         case .broken: return .io
         case .unavailable(let error, _): return error == .notFound ? .notFound : .io
@@ -210,26 +196,27 @@ public final class AssetFileSystem: Sendable {
 
     // MARK: Listing
 
-    /// Names and inode numbers only: listing never renders.
-    public func list(_ inode: UInt64) -> Result<[ListingEntry], Errno> {
-        let tree = currentCatalog
-        guard let node = tree.node(forInode: inode) else { return .failure(.notFound) }
-        guard let children = tree.children(of: node) else { return .failure(.notDirectory) }
-        return .success(children.map { ListingEntry(name: $0.name, inode: tree.inode(of: $0.node), isDirectory: $0.node.isDirectory) })
+    /// Up to `limit` entries of folder `inode` after `cookie` (0: from the start): names and inode
+    /// numbers only, listing never renders.
+    public func list(_ inode: UInt64, after cookie: Int64, limit: Int) -> Result<[ListingEntry], Errno> {
+        guard let node = catalog.node(forInode: inode) else { return .failure(.notFound) }
+        guard let entries = catalog.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
+        return .success(entries.map { ListingEntry(name: $0.name, inode: $0.node.inode, isDirectory: $0.node.isDirectory, cookie: $0.cookie) })
     }
 
     // MARK: Reading
 
     public func open(_ inode: UInt64, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
-        guard let (node, tree) = resolve(inode) else { return completion(.failure(.notFound)) }
-        if case .file(let a, let i, .original) = node {
-            return completion(openOriginal(tree.photo(album: a, asset: i)).map { .original($0) })
+        guard let node = catalog.node(forInode: inode) else { return completion(.failure(.notFound)) }
+        if case .file(_, .original, _) = node.canonical {
+            guard let photo = catalog.photo(for: node)?.photo else { return completion(.failure(.notFound)) }
+            return completion(openOriginal(photo).map { .original($0) })
         }
-        guard let target = renditionTarget(for: node, in: tree) else { return completion(.failure(.isDirectory)) }
+        guard let target = renditionTarget(for: node) else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
         // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
-        settle(target) { [pipeline, options] result in
+        settle(target) { [pipeline] result in
             if case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
-            completion(result.map { .rendition($0.request) }.mapError { Self.errno($0, options) })
+            completion(result.map { .rendition($0.request) }.mapError(Self.errno))
         }
     }
 
@@ -245,21 +232,22 @@ public final class AssetFileSystem: Sendable {
     /// A read with no open file behind it (the kernel skips OPEN when told it may): the node is
     /// found by inode, an original is opened just for this read.
     public func read(inode: UInt64, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
-        guard let (node, tree) = resolve(inode) else { return completion(.failure(.notFound)) }
-        if case .file(let a, let i, .original) = node {
-            return completion(openOriginal(tree.photo(album: a, asset: i)).flatMap { file in
+        guard let node = catalog.node(forInode: inode) else { return completion(.failure(.notFound)) }
+        if case .file(_, .original, _) = node.canonical {
+            guard let photo = catalog.photo(for: node)?.photo else { return completion(.failure(.notFound)) }
+            return completion(openOriginal(photo).flatMap { file in
                 defer { file.close() }
                 return Result { () throws(Errno) in try file.read(upTo: size, at: offset) }.mapError { _ in .io }
             })
         }
-        guard let target = renditionTarget(for: node, in: tree) else { return completion(.failure(.isDirectory)) }
+        guard let target = renditionTarget(for: node) else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
         settle(target) { [self] result in
             switch result {
             case .success(let settled):
                 if offset == 0, let request = settled.request { pipeline.markUsed(request) }
                 readRendition(settled.request, size: size, offset: offset, completion: completion)
             case .failure(let failure):
-                completion(.failure(Self.errno(failure, options)))
+                completion(.failure(Self.errno(failure)))
             }
         }
     }
@@ -273,7 +261,7 @@ public final class AssetFileSystem: Sendable {
             case .success(let bytes): completion(.success(bytes))
             case .failure(.broken) where options.brokenPhotos == .placeholder:
                 completion(.success(Self.placeholderSlice(offset: offset, count: size)))
-            case .failure(let failure): completion(.failure(Self.errno(failure, options)))
+            case .failure(let failure): completion(.failure(Self.errno(failure)))
             }
         }
     }
@@ -285,12 +273,12 @@ public final class AssetFileSystem: Sendable {
     }
 
     /// The source of an `original.jpg`, if it is still the file that was scanned. A photo gone or
-    /// replaced since the scan is ENOENT (and the source is checked again); any other failure EIO.
+    /// replaced since the scan is ENOENT (and its folder is read again); any other failure EIO.
     private func openOriginal(_ photo: Photo) -> Result<FileDescriptor, Errno> {
         Result { () throws(SourceFiles.Failure) in try sourceFiles.open(photo) }.mapError { failure in
             switch failure {
             case .changed:
-                checkSource()
+                checkFolder(photo.relativePath.parent)
                 return .notFound
             case .unavailable(let error):
                 Log.warning("\(root.appending(photo.relativePath)): cannot open: \(error)")
@@ -310,23 +298,24 @@ public final class AssetFileSystem: Sendable {
     public static let errorAttribute = Array("user.assetfs.error".utf8)
 
     public func extendedAttributeNames(_ inode: UInt64) -> [[UInt8]] {
-        let tree = currentCatalog
-        switch tree.node(forInode: inode) {
+        switch catalog.node(forInode: inode) {
         case .root?: return [Self.statsAttribute]
-        case .asset(let a, let i)?: return [Self.sourceAttribute] + (failure(of: tree.photo(album: a, asset: i)) == nil ? [] : [Self.errorAttribute])
+        case .asset(let id)?:
+            guard let row = catalog.photo(id) else { return [] }
+            return [Self.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [Self.errorAttribute])
         default: return []
         }
     }
 
     public func extendedAttribute(_ inode: UInt64, name: [UInt8]) -> Result<[UInt8], Errno> {
-        let tree = currentCatalog
-        switch (tree.node(forInode: inode), name) {
+        let node = catalog.node(forInode: inode)
+        switch (node, name) {
         case (.root?, Self.statsAttribute):
-            return .success(Array(statisticsJSON(tree).utf8))
-        case (.asset(let a, let i)?, Self.sourceAttribute):
-            return .success(tree.photo(album: a, asset: i).relativePath.bytes)
-        case (.asset(let a, let i)?, Self.errorAttribute):
-            return failure(of: tree.photo(album: a, asset: i)).map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
+            return .success(Array(statisticsJSON().utf8))
+        case (.asset(let id)?, Self.sourceAttribute):
+            return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
+        case (.asset(let id)?, Self.errorAttribute):
+            return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         case (nil, _):
             return .failure(.notFound)
         default:
@@ -341,11 +330,11 @@ public final class AssetFileSystem: Sendable {
         }.first
     }
 
-    public func statisticsJSON(_ tree: Catalog? = nil) -> String {
-        let tree = tree ?? currentCatalog
+    public func statisticsJSON() -> String {
+        let counts = catalog.counts
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
         let fields: [(String, Int)] = [
-            ("albums", tree.albums.count), ("assets", tree.library.photoCount), ("skipped", tree.library.skipped),
+            ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
             ("renders", statistics.renders.load(ordering: .relaxed)),
             ("render_failures", statistics.renderFailures.load(ordering: .relaxed)),
             ("broken", statistics.brokenPhotos.load(ordering: .relaxed)),
@@ -353,43 +342,59 @@ public final class AssetFileSystem: Sendable {
             ("cache_misses", statistics.cacheMisses.load(ordering: .relaxed)),
             ("cache_bytes", Int(cacheBytes)),
             ("source_online", isSourceOnline ? 1 : 0),
+            ("catalog_complete", catalog.isComplete ? 1 : 0),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 
     // MARK: Changes
 
-    /// Rescans the source and swaps in the new tree; returns what the kernel must forget. While
-    /// SOURCE is away (unplugged, moved, deleted) the last tree stays: cached renditions read on,
-    /// the rest fails fast; when a folder is back at its path, it is scanned again.
-    public func rescan() -> [Invalidation] {
-        let library: PhotoLibrary
+    /// Brings the catalog in step with SOURCE (all of it, or the folders named), telling
+    /// `invalidate` what the kernel must forget. While SOURCE is away (unplugged, moved, deleted)
+    /// the stored tree stays: cached renditions read on, the rest fails fast; when SOURCE is back
+    /// at its path it is walked again. Returns whether SOURCE is online.
+    @discardableResult
+    public func synchronize(_ work: SourceWatcher.Work, watch: @escaping @Sendable (FilePath) -> Void = { _ in },
+                            invalidate: @escaping @Sendable ([Invalidation]) -> Void = { _ in },
+                            shouldContinue: @escaping @Sendable () -> Bool = { true },
+                            progress: (Int) -> Void = { _ in }) -> Bool {
+        let synchronizer = CatalogSynchronizer(reader: reader, catalog: catalog, willRead: watch, invalidate: invalidate,
+                                               shouldContinue: shouldContinue)
         do {
-            library = try scanner.scan(root)
-            let now = try FileStatus(path: root)
-            // An unplugged disk can leave its mountpoint behind, empty, on another device.
-            if library.photoCount == 0, now.device != rootStatus.device, currentCatalog.library.photoCount > 0 {
-                throw Errno.notFound
+            try checkRootIsThere()
+            switch work {
+            case .everything:
+                try synchronizer.walk(from: FilePath(bytes: []), everything: true, progress: progress)
+                if shouldContinue() { try? catalog.markComplete() }
+            case .folders(let folders):
+                try synchronizer.refresh(folders)
             }
         } catch {
             if online.exchange(false, ordering: .relaxed) {
                 Log.warning("\(root): SOURCE is gone (\(error)): unplugged, moved or deleted? Cached renditions stay readable; the rest fails until it is back at this path")
             }
-            return []
+            return false
         }
-        if !online.exchange(true, ordering: .relaxed) { Log.info("\(root): SOURCE is back; the tree is up to date again") }
-        let fresh = Catalog(library: library)
-        let old = catalogs.withLock { trees in
-            defer { trees = Catalogs(current: fresh, previous: trees.current) }
-            return trees.current
+        if !online.exchange(true, ordering: .relaxed) { Log.info("\(root): SOURCE is back") }
+        return true
+    }
+
+    /// SOURCE must be a folder, and not an empty mountpoint an unplugged disk left behind on
+    /// another device (which would empty the catalog).
+    private func checkRootIsThere() throws(CatalogSynchronizer.Failure) {
+        let now: FileStatus
+        do { now = try FileStatus(path: root) } catch { throw .sourceUnavailable(error) }
+        guard now.isDirectory else { throw .sourceUnavailable(.notDirectory) }
+        if rootStatus.inode != 0, now.device != rootStatus.device, catalog.counts.photos > 0,
+           (try? Directory.entries(of: root).isEmpty) ?? true {
+            throw .sourceUnavailable(.notFound)
         }
-        return Invalidation.between(old, fresh)
     }
 }
 
 /// An action installed after construction, safe to call from any thread (a no-op until set).
-final class Hook: Sendable {
-    private let action = Mutex<@Sendable () -> Void>({})
-    func set(_ action: @escaping @Sendable () -> Void) { self.action.withLock { $0 = action } }
-    func callAsFunction() { action.withLock { $0 }() }
+final class Hook<Argument: Sendable>: Sendable {
+    private let action = Mutex<@Sendable (Argument) -> Void>({ _ in })
+    func set(_ action: @escaping @Sendable (Argument) -> Void) { self.action.withLock { $0 = action } }
+    func callAsFunction(_ argument: Argument) { action.withLock { $0 }(argument) }
 }

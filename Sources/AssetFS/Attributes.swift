@@ -12,16 +12,18 @@ public struct Attributes: Sendable, Equatable {
     public var linkCount: Int
 }
 
-/// One entry of a folder listing.
+/// One entry of a folder listing, with the cookie that continues the listing after it.
 public struct ListingEntry: Sendable, Equatable {
     public var name: [UInt8]
     public var inode: UInt64
     public var isDirectory: Bool
+    public var cookie: Int64
 
-    public init(name: [UInt8], inode: UInt64, isDirectory: Bool) {
+    public init(name: [UInt8], inode: UInt64, isDirectory: Bool, cookie: Int64) {
         self.name = name
         self.inode = inode
         self.isDirectory = isDirectory
+        self.cookie = cookie
     }
 }
 

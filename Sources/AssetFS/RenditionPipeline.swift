@@ -36,8 +36,8 @@ public final class RenditionPipeline: Sendable {
     private let statistics: Statistics
     private let renders: WorkerPool
     private let writes = WorkerPool(threads: 1, name: "assetfs-cache-writer")
-    /// Called when a photo is not what the catalog says (gone, replaced): time to rescan.
-    private let onSourceChanged: @Sendable () -> Void
+    /// Called with a photo that is not what the catalog says (gone, replaced): time to read its folder again.
+    private let onSourceChanged: @Sendable (FilePath) -> Void
     private let state = Mutex(State())
     private static let heldLimit = 32 << 20
     private static let knownSizesLimit = 1 << 18
@@ -60,7 +60,7 @@ public final class RenditionPipeline: Sendable {
     }
 
     public init(renderer: any RenditionMaking, sourceFiles: SourceFiles, cache: CacheConnection, statistics: Statistics,
-                renderThreads: Int, onSourceChanged: @escaping @Sendable () -> Void = {}) {
+                renderThreads: Int, onSourceChanged: @escaping @Sendable (FilePath) -> Void = { _ in }) {
         self.renderer = renderer
         self.sourceFiles = sourceFiles
         self.cache = cache
@@ -195,7 +195,7 @@ public final class RenditionPipeline: Sendable {
         renders.submit(WorkerPool.Job(
             run: { [self] in complete(key, with: produce(request)) },
             cancel: { [self] in complete(key, with: .failure(.unavailable(.io, reason: "the mount is stopping"))) }),
-            priority: priority.pool)
+            priority: priority)
     }
 
     private func produce(_ request: RenditionRequest) -> Result<[UInt8], RenditionFailure> {
@@ -230,7 +230,7 @@ public final class RenditionPipeline: Sendable {
         logOnce(reason, warning: true)
         switch failure {
         case .changed:
-            onSourceChanged()
+            onSourceChanged(request.photo.relativePath)
             return .failure(.unavailable(.notFound, reason: reason))
         case .unavailable(let error):
             return .failure(.unavailable(error, reason: reason))
@@ -305,9 +305,10 @@ public final class RenditionPipeline: Sendable {
     }
 }
 
-/// Who is waiting for a render: a person (a read, a stat) or `assetfs warm`.
-public enum WorkPriority: Sendable {
-    case interactive, background
+/// Who is waiting for a render: a person waiting for a thumbnail, a person waiting for something
+/// larger (a fullscreen, an `ls -l` storm), or `assetfs warm`. Thumbnails never queue behind fullscreens.
+public enum WorkPriority: Int, Sendable, Comparable, CaseIterable {
+    case thumbnail, interactive, background
 
-    var pool: WorkerPool.Priority { self == .interactive ? .interactive : .background }
+    public static func < (a: WorkPriority, b: WorkPriority) -> Bool { a.rawValue < b.rawValue }
 }

@@ -7,10 +7,7 @@ import Posix
 /// answers a request after the session that asked is gone.
 final class WorkerPool: @unchecked Sendable {
     /// Lower runs first.
-    enum Priority: Int, Comparable, CaseIterable {
-        case interactive, background
-        static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
-    }
+    typealias Priority = WorkPriority
 
     struct Job {
         var run: @Sendable () -> Void

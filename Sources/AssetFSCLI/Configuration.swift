@@ -1,4 +1,6 @@
 import AssetFS
+import Catalog
+import Glibc
 import Posix
 import RenditionCache
 
@@ -40,6 +42,39 @@ struct Configuration {
 
     func openStore(for realSource: FilePath) throws(DatabaseError) -> RenditionStore {
         try RenditionStore(path: cachePath(for: realSource), capacity: cacheSize)
+    }
+
+    /// The catalog (the stored tree) lives beside the cache: `X.sqlite` → `X.catalog.sqlite`.
+    func catalogPath(for realSource: FilePath) -> FilePath {
+        var bytes = cachePath(for: realSource).bytes
+        if bytes.count > 7, bytes.suffix(7).elementsEqual(".sqlite".utf8) { bytes.removeLast(7) }
+        return FilePath(bytes: bytes + Array(".catalog.sqlite".utf8))
+    }
+
+    /// The cache, opened on first use; when it cannot be opened, renditions stay in memory.
+    func cacheConnection(for realSource: FilePath) -> CacheConnection {
+        CacheConnection { [self] in
+            do { return try openStore(for: realSource) } catch {
+                Log.warning("\(cachePath(for: realSource)): cannot open the cache (\(error)); renditions will be made in memory only")
+                return nil
+            }
+        }
+    }
+
+    /// Opens the catalog; when its file cannot be used, a private one in the temporary folder
+    /// (the tree is then scanned at every mount).
+    func catalogOpener(for realSource: FilePath) -> @Sendable () -> CatalogStore {
+        { [self] in
+            let rootName = realSource.lastComponent == [UInt8(ascii: "/")] ? [] : realSource.lastComponent
+            do { return try CatalogStore(path: catalogPath(for: realSource), rootName: rootName) } catch {
+                let fallback = FilePath("/tmp/assetfs-catalog-\(getpid()).sqlite")
+                Log.warning("\(catalogPath(for: realSource)): cannot open the catalog (\(error)); using \(fallback) for this mount")
+                _ = fallback.withCString { unlink($0) }
+                do { return try CatalogStore(path: fallback, rootName: rootName) } catch {
+                    fatalError("cannot open a catalog even in /tmp: \(error)")
+                }
+            }
+        }
     }
 
     static func number(_ text: String, _ key: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {

@@ -20,10 +20,11 @@ struct MountCommand {
     func run() throws(UsageError) -> Int32 {
         if arguments.showHelp { print(Help.text); return 0 }
         if arguments.showVersion { print(AssetFSCommand.version); return 0 }
-        let source = try Self.checkedSource(arguments.source)
+        guard let sourceArgument = arguments.source else { _ = try Self.checkedSource(nil); return 2 }
         guard let mountpoint = arguments.mountpoint else {
             throw UsageError("missing MOUNTPOINT: usage is 'assetfs [OPTIONS] SOURCE MOUNTPOINT', e.g. 'assetfs ~/Pictures /mnt/assets'")
         }
+        let source = try Self.checkedSource(sourceArgument, offlineCatalog: configuration)
         try Self.checkMountpoint(mountpoint)
         Log.configure(destination: .standardError, debug: arguments.debug)
         let fsname = realSourceName(source)
@@ -31,35 +32,36 @@ struct MountCommand {
             + ["-o", "ro,nodev,nosuid,default_permissions"]
         do { try FUSEMount.validate(libfuseArguments: libfuseArguments) } catch { throw UsageError(error.message) }
 
-        let realSource = (try? source.resolved()) ?? source
+        let realSource = Self.realPath(source)
         try Self.checkSeparate(source: realSource, mountpoint: mountpoint, cache: configuration.cachePath(for: realSource))
-        // Opened on first use, in the process that serves the mount: never before fuse_daemonize forks.
-        let cache = CacheConnection { [configuration] in
-            do { return try configuration.openStore(for: realSource) } catch {
-                Log.warning("\(configuration.cachePath(for: realSource)): cannot open the cache (\(error)); renditions will be made in memory only")
-                return nil
-            }
-        }
-        let renderer = Renderer(limits: RenderLimits(waitForMemory: true))
-        let fileSystem: AssetFileSystem
-        do {
-            fileSystem = try AssetFileSystem(source: realSource, options: configuration.mount, cache: cache, renderer: renderer,
-                                             renderThreads: ProcessEnvironment.processorCount)
-        } catch { throw UsageError("SOURCE '\(source)': cannot scan: \(error)") }
-
+        // Both SQLite files are opened on first use, in the process that serves the mount: never
+        // before fuse_daemonize forks.
+        let fileSystem = AssetFileSystem(source: realSource, options: configuration.mount,
+                                         cache: configuration.cacheConnection(for: realSource),
+                                         catalog: configuration.catalogOpener(for: realSource),
+                                         renderer: Renderer(limits: RenderLimits(waitForMemory: true)),
+                                         renderThreads: ProcessEnvironment.processorCount)
         let mount: FUSEMount
         do { mount = try FUSEMount(fileSystem: fileSystem, mountpoint: mountpoint, libfuseArguments: libfuseArguments) } catch {
             throw UsageError(error.message)
         }
         let foreground = arguments.foreground || arguments.debug
-        let catalog = fileSystem.currentCatalog
         let watcher = Self.watcher(fileSystem, mount)
         let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded, started: {
             if !foreground { Log.configure(destination: .syslog, debug: false) }
-            Log.info("mounted \(realSource) on \(mountpoint): \(catalog.albums.count) albums, \(catalog.library.photoCount) photos, \(catalog.library.skipped) files skipped")
-            _ = cache.store  // open it now, so that a problem with it is logged at the start
-            watcher.watch(catalog.library.folders)
-            watcher.start()
+            Log.info("mounted \(realSource) on \(mountpoint)")
+            // A first mount answers once the first scan is done (requests wait in the kernel
+            // meanwhile, so no listing is ever partial); a remount serves the stored tree at once
+            // and checks SOURCE against it in the background.
+            let firstScan = !fileSystem.catalog.isComplete
+            if firstScan {
+                let progress = ScanProgress(enabled: foreground && isatty(2) != 0)
+                fileSystem.synchronize(.everything, watch: { watcher.add($0) }, progress: progress.update)
+                progress.finish()
+            }
+            Self.logSummary(fileSystem, firstScan ? "scanned" : "stored")
+            _ = fileSystem.pipeline  // the cache opens with the first rendition
+            watcher.start(checkFirst: !firstScan)
         }, stopping: {
             watcher.stop()
             fileSystem.shutdown()
@@ -68,34 +70,53 @@ struct MountCommand {
         return status
     }
 
+    private static func logSummary(_ fileSystem: AssetFileSystem, _ how: String) {
+        let counts = fileSystem.catalog.counts
+        Log.info("\(how): \(counts.albums) albums, \(counts.photos) photos, \(counts.skipped) files skipped\(fileSystem.isSourceOnline ? "" : " (SOURCE is offline: serving the stored tree)")")
+    }
+
+    /// `realpath`, or for a SOURCE that is away, the absolute path as given.
+    static func realPath(_ path: FilePath) -> FilePath {
+        if let real = try? path.resolved() { return real }
+        return Configuration.absolute(path.description)
+    }
+
     /// The source's real path as libfuse's option parser needs it: a backslash escapes, so a comma
     /// in the path must not split the option list.
     private func realSourceName(_ source: FilePath) -> String {
-        ((try? source.resolved()) ?? source).description.flatMap { $0 == "," || $0 == "\\" ? ["\\", $0] : [$0] }.map(String.init).joined()
+        Self.realPath(source).description.flatMap { $0 == "," || $0 == "\\" ? ["\\", $0] : [$0] }.map(String.init).joined()
     }
 
-    /// Keeps the mount in step with the source: rescan on change, tell the kernel what went stale;
-    /// while SOURCE is away, keep checking for its return.
+    /// Keeps the mount in step with the source: the folders an event names are read again and the
+    /// kernel told what went stale; while SOURCE is away, or folders are unwatched, it is checked
+    /// periodically.
     private static func watcher(_ fileSystem: AssetFileSystem, _ mount: FUSEMount) -> SourceWatcher {
         let holder = WatcherHolder()
-        let watcher = SourceWatcher(root: fileSystem.root) {
-            repeat {
-                mount.invalidate(fileSystem.rescan())
-            } while holder.watcher?.watch(fileSystem.currentCatalog.library.folders) == true
-            return !fileSystem.isSourceOnline
+        let watcher = SourceWatcher(root: fileSystem.root) { work in
+            let online = fileSystem.synchronize(work, watch: { holder.watcher?.add($0) }, invalidate: { mount.invalidate($0) },
+                                                shouldContinue: { holder.watcher?.isStopping == false })
+            if work == .everything { Self.logSummary(fileSystem, "checked") }
+            if !online { return SourceWatcher.recheckOffline }
+            return holder.watcher?.hasUnwatchedFolders == true ? SourceWatcher.verificationInterval : nil
         }
         holder.watcher = watcher
-        fileSystem.whenSourceLooksChanged { [weak watcher] in watcher?.poke() }
+        fileSystem.whenFolderLooksChanged { [weak watcher] in watcher?.poke($0) }
         return watcher
     }
 
-    static func checkedSource(_ source: String?) throws(UsageError) -> FilePath {
+    /// SOURCE as given, checked; with `offlineCatalog`, a SOURCE that is away (an unplugged disk,
+    /// a NAS down) is accepted when a catalog of it exists: the stored tree is served.
+    static func checkedSource(_ source: String?, offlineCatalog configuration: Configuration? = nil) throws(UsageError) -> FilePath {
         guard let source else {
             throw UsageError("missing SOURCE: usage is 'assetfs [OPTIONS] SOURCE MOUNTPOINT', e.g. 'assetfs ~/Pictures /mnt/assets'")
         }
         let path = FilePath(source)
         let status: FileStatus
         do { status = try FileStatus(path: path) } catch {
+            if let configuration, (try? FileStatus(path: configuration.catalogPath(for: realPath(path)))) != nil {
+                Log.warning("SOURCE '\(source)': \(error); mounting the stored tree: cached renditions are readable, the rest fails until SOURCE is back")
+                return path
+            }
             throw UsageError("SOURCE '\(source)': \(error); give the folder that holds your photos")
         }
         guard status.isDirectory else { throw UsageError("SOURCE '\(source)' is not a folder; give the folder that holds your photos") }
@@ -135,4 +156,24 @@ struct MountCommand {
 /// Lets the watcher's callback reach the watcher (to watch new folders) without a retain cycle.
 private final class WatcherHolder: @unchecked Sendable {
     weak var watcher: SourceWatcher?
+}
+
+/// "scanning: N folders" on the terminal while a first scan runs in the foreground.
+final class ScanProgress: @unchecked Sendable {
+    private let enabled: Bool
+    private var lastPrint = 0.0
+
+    init(enabled: Bool) { self.enabled = enabled }
+
+    func update(_ folders: Int) {
+        guard enabled else { return }
+        let now = Progress.now()
+        guard now - lastPrint > 0.5 else { return }
+        lastPrint = now
+        try? FileDescriptor.standardError.writeAll(Array("\rscanning SOURCE: \(folders) folders".utf8))
+    }
+
+    func finish() {
+        if enabled && lastPrint > 0 { try? FileDescriptor.standardError.writeAll(Array("\n".utf8)) }
+    }
 }

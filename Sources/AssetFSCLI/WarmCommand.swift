@@ -4,6 +4,7 @@ import Dispatch
 import Glibc
 import PhotoSource
 import Posix
+import RenditionCache
 import Renditions
 import Synchronization
 
@@ -23,23 +24,20 @@ struct WarmCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
-        let realSource = (try? source.resolved()) ?? source
-        let fileSystem: AssetFileSystem
-        do {
-            let store = try configuration.openStore(for: realSource)
-            fileSystem = try AssetFileSystem(source: realSource, options: configuration.mount, cache: CacheConnection { store },
-                                             renderer: Renderer(limits: RenderLimits(waitForMemory: true)),
-                                             renderThreads: ProcessEnvironment.processorCount)
-        } catch let error as Errno {
-            throw UsageError("SOURCE '\(source)': cannot scan: \(error)")
-        } catch {
+        let realSource = MountCommand.realPath(source)
+        let store: RenditionStore
+        do { store = try configuration.openStore(for: realSource) } catch {
             throw UsageError("\(configuration.cachePath(for: realSource)): cannot open the cache: \(error)")
         }
-        let catalog = fileSystem.currentCatalog
+        let fileSystem = AssetFileSystem(source: realSource, options: configuration.mount, cache: CacheConnection { store },
+                                         catalog: configuration.catalogOpener(for: realSource),
+                                         renderer: Renderer(limits: RenderLimits(waitForMemory: true)),
+                                         renderThreads: ProcessEnvironment.processorCount)
+        // The same catalog a mount uses, brought up to date (only what changed is read again).
+        guard fileSystem.synchronize(.everything) else { throw UsageError("SOURCE '\(source)': cannot be read") }
         let specs = [configuration.mount.thumbnail] + (fullscreen ? [configuration.mount.fullscreen] : [])
-        let requests = catalog.albums.flatMap { album in
-            album.source.photos.flatMap { photo in specs.map { RenditionRequest(root: realSource, photo: photo, spec: $0) } }
-        }
+        let photos = fileSystem.catalog.allPhotos()
+        let requests = photos.flatMap { photo in specs.map { RenditionRequest(root: realSource, photo: photo, spec: $0) } }
         let progress = Progress(total: requests.count)
         let tally = Mutex<(rendered: Int, cached: Int, failed: [String])>((0, 0, []))
         let group = DispatchGroup()
@@ -61,7 +59,7 @@ struct WarmCommand {
         fileSystem.shutdown()  // the writer stores what is still queued
         progress.finish()
         let (rendered, cached, failed) = tally.withLock { $0 }
-        print("rendered \(rendered), already cached \(cached), failed \(failed.count) (\(requests.count) renditions of \(catalog.library.photoCount) photos)")
+        print("rendered \(rendered), already cached \(cached), failed \(failed.count) (\(requests.count) renditions of \(photos.count) photos)")
         for reason in failed.sorted() { print("  failed: \(reason)") }
         return failed.isEmpty ? 0 : 1
     }

@@ -1,31 +1,76 @@
-/// A file or folder of the mount, by position in the catalog.
+/// A file or folder of the mount, named by catalog row ids (stable across remounts).
 public enum Node: Hashable, Sendable {
     case root
     case groups
-    case album(Int)
-    /// `groups/<album>/thumbnail.jpg`: the thumbnail of the album's first asset.
-    case poster(album: Int)
-    case asset(album: Int, asset: Int)
-    case file(album: Int, asset: Int, kind: FileKind)
     /// `thumbnails/` or `fullscreen/`: one size of every photo, so a copy or a viewer of one size
     /// stats and renders only that size.
     case view(FileKind)
+    /// `groups/<album>/`: a source folder that holds photos (by folder id).
+    case album(Int64)
+    /// `groups/<album>/thumbnail.jpg`: the thumbnail of the album's first photo that renders.
+    case poster(album: Int64)
     /// `thumbnails/<album>/`.
-    case viewAlbum(FileKind, album: Int)
-    /// `thumbnails/<album>/<asset>.jpg`: the same file as `groups/<album>/<asset>/thumbnail.jpg`.
-    case viewFile(FileKind, album: Int, asset: Int)
+    case viewAlbum(FileKind, album: Int64)
+    /// `groups/<album>/<asset>/` (by photo id).
+    case asset(Int64)
+    /// A file of an asset folder, for one version of its photo (a changed photo is a new file).
+    case file(photo: Int64, kind: FileKind, version: Int64)
+    /// `thumbnails/<album>/<asset>.jpg`: the same file as the asset folder's `thumbnail.jpg`.
+    case viewFile(FileKind, photo: Int64, version: Int64)
 
     public var isDirectory: Bool {
         switch self {
-        case .root, .groups, .album, .asset, .view, .viewAlbum: return true
+        case .root, .groups, .view, .album, .viewAlbum, .asset: return true
         case .poster, .file, .viewFile: return false
         }
     }
 
     /// The node a file is known by: a view's file is its asset folder's file.
     public var canonical: Node {
-        if case .viewFile(let kind, let a, let i) = self { return .file(album: a, asset: i, kind: kind) }
+        if case .viewFile(let kind, let photo, let version) = self { return .file(photo: photo, kind: kind, version: version) }
         return self
+    }
+
+    /// Its inode number: fixed for the four top folders, else made of the row id, the photo's
+    /// version (files only) and the kind, so numbers are stable across remounts and, since row
+    /// ids are never reused (AUTOINCREMENT), never given to another node.
+    ///
+    ///     bits 20-62: row id | bits 4-19: version | bits 2-3: entity | bits 0-1: kind
+    public var inode: UInt64 {
+        switch self {
+        case .root: return 1
+        case .groups: return 2
+        case .view(let kind): return kind == .thumbnail ? 3 : 4
+        case .album(let id): return Self.number(id, entity: 1, kind: 0)
+        case .poster(let id): return Self.number(id, entity: 1, kind: 1)
+        case .viewAlbum(let kind, let id): return Self.number(id, entity: 1, kind: kind == .thumbnail ? 2 : 3)
+        case .asset(let id): return Self.number(id, entity: 2, kind: 0)
+        case .file(let id, let kind, let version), .viewFile(let kind, let id, let version):
+            return Self.number(id, entity: 3, kind: UInt64(kind.rawValue), version: version)
+        }
+    }
+
+    /// The node an inode number names, as far as the number tells (the catalog checks the row).
+    public init?(inode: UInt64) {
+        switch inode {
+        case 1: self = .root
+        case 2: self = .groups
+        case 3: self = .view(.thumbnail)
+        case 4: self = .view(.fullscreen)
+        default:
+            let id = Int64(inode >> 20), kind = Int(inode & 3), version = Int64((inode >> 4) & 0xFFFF)
+            guard id > 0 else { return nil }
+            switch (inode >> 2) & 3 {
+            case 1: self = [.album(id), .poster(album: id), .viewAlbum(.thumbnail, album: id), .viewAlbum(.fullscreen, album: id)][kind]
+            case 2 where kind == 0 && version == 0: self = .asset(id)
+            case 3 where kind < FileKind.allCases.count: self = .file(photo: id, kind: FileKind(rawValue: kind)!, version: version)
+            default: return nil
+            }
+        }
+    }
+
+    private static func number(_ id: Int64, entity: UInt64, kind: UInt64, version: Int64 = 0) -> UInt64 {
+        UInt64(id) << 20 | UInt64(version & 0xFFFF) << 4 | entity << 2 | kind
     }
 }
 
@@ -41,7 +86,7 @@ public enum FileKind: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The sizes that have a view of their own, and its folder name.
+    /// The sizes that have a view of their own.
     public static let viewed: [FileKind] = [.thumbnail, .fullscreen]
 
     public var viewName: [UInt8] { self == .thumbnail ? Array("thumbnails".utf8) : Array("fullscreen".utf8) }

@@ -1,5 +1,6 @@
 internal import CFUSE
 import AssetFS
+import Catalog
 import Glibc
 import Posix
 

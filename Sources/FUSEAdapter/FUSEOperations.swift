@@ -100,9 +100,13 @@ final class FUSEOperations: Sendable {
         }
         ops.readdir = { req, ino, size, offset, _ in
             let request = Request(raw: req!)
-            switch request.adapter.fileSystem.list(UInt64(ino)) {
+            // Kernel offsets 1 and 2 are "." and ".."; entries carry their cookie + 2. One page is
+            // one query for about as many entries as fit: a big folder is never listed whole.
+            let dots = [ListingEntry(name: [0x2E], inode: UInt64(ino), isDirectory: true, cookie: -1),
+                         ListingEntry(name: [0x2E, 0x2E], inode: UInt64(ino), isDirectory: true, cookie: 0)].filter { $0.cookie + 2 > offset }
+            switch request.adapter.fileSystem.list(UInt64(ino), after: max(0, Int64(offset) - 2), limit: size / 32 + 1) {
             case .failure(let error): request.reply(error: error)
-            case .success(let entries): request.reply(bytes: FUSEOperations.directoryBuffer(req!, ino: UInt64(ino), entries, size: size, offset: Int(offset)))
+            case .success(let entries): request.reply(bytes: FUSEOperations.directoryBuffer(req!, dots + entries, size: size))
             }
         }
         ops.statfs = { req, _ in
@@ -135,20 +139,18 @@ final class FUSEOperations: Sendable {
         return ops
     }
 
-    /// Packs entries from `offset` on (with `.` and `..` first) into at most `size` bytes.
-    static func directoryBuffer(_ req: fuse_req_t, ino: UInt64, _ entries: [ListingEntry], size: Int, offset: Int) -> [UInt8] {
-        let all = [ListingEntry(name: [0x2E], inode: ino, isDirectory: true),
-                   ListingEntry(name: [0x2E, 0x2E], inode: ino, isDirectory: true)] + entries
+    /// Packs entries into at most `size` bytes; each entry's offset is its cookie + 2.
+    static func directoryBuffer(_ req: fuse_req_t, _ entries: [ListingEntry], size: Int) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: size)
         var used = 0
-        for index in offset..<max(offset, all.count) {
+        for entry in entries {
             var st = Glibc.stat()
-            st.st_ino = ino_t(all[index].inode)
-            st.st_mode = all[index].isDirectory ? S_IFDIR : S_IFREG
-            let needed = (all[index].name + [0]).withUnsafeBufferPointer { name in
+            st.st_ino = ino_t(entry.inode)
+            st.st_mode = entry.isDirectory ? S_IFDIR : S_IFREG
+            let needed = (entry.name + [0]).withUnsafeBufferPointer { name in
                 buffer.withUnsafeMutableBytes { raw in
                     fuse_add_direntry(req, raw.baseAddress!.assumingMemoryBound(to: CChar.self) + used, size - used,
-                                      UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &st, off_t(index + 1))
+                                      UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &st, off_t(entry.cookie + 2))
                 }
             }
             if used + needed > size { break }

@@ -2,33 +2,47 @@ import Foundation
 import Glibc
 import Posix
 
-/// Tells when the source tree changes: inotify on every folder, and on the folder that holds the
-/// root (so SOURCE deleted, renamed or re-plugged at its path is seen), with a short quiet period
-/// so a copy of 500 photos is one rescan, not 500. Where inotify is unavailable, its queue
-/// overflowed, or SOURCE is away, the source is checked again periodically.
+/// Tells which folders of the source changed: inotify on every folder read (added before the
+/// folder is read, so nothing slips between), and on the folder that holds the root (so SOURCE
+/// deleted, renamed or re-plugged at its path is seen). A burst of events settles for a short
+/// quiet period and becomes one piece of work naming just the folders touched. All work, the
+/// first scan included, runs on the watcher's one thread, so two readings of a folder never race.
 public final class SourceWatcher: @unchecked Sendable {
+    /// What to bring up to date.
+    public enum Work: Sendable, Equatable {
+        /// Everything: at start, after a queue overflow, when SOURCE came or went, periodically.
+        case everything
+        /// Just these folders (relative to the root).
+        case folders(Set<FilePath>)
+    }
+
     private let root: FilePath
-    /// Called after changes, on the watcher's thread; returns whether to keep checking
-    /// periodically (the source is away, or not all of it is watched).
-    private let onChange: @Sendable () -> Bool
+    /// Does `work`; returns after how many seconds to check everything again by itself (SOURCE
+    /// is away, or some folders could not be watched), or nil for "only on events".
+    private let perform: @Sendable (Work) -> Double?
     private let inotify: Int32
     /// A pipe that wakes the thread up: for a poke, or to stop.
     private let wakeup: (read: Int32, write: Int32)
     private let lock = NSLock()
-    private var watched: [FilePath: Int32] = [:]
-    private var watchedRoot: (device: UInt64, inode: UInt64)?
+    private var folders: [Int32: FilePath] = [:]
+    private var descriptors: [FilePath: Int32] = [:]
+    private var watchedRoot: FileStatus?
     private var parentWatch: Int32 = -1
     private var warnedWatchLimit = false
+    private var unwatched = false
     private var stopping = false
-    private var poked = false
+    private var poked: Set<FilePath> = []
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
     public static let quietPeriod: Double = 0.3
-    public static let recheckInterval: Double = 2
+    /// How often everything is checked when some folders could not be watched.
+    public static let verificationInterval: Double = 600
+    /// How often a SOURCE that is away is looked for.
+    public static let recheckOffline: Double = 2
 
-    public init(root: FilePath, onChange: @escaping @Sendable () -> Bool) {
+    public init(root: FilePath, perform: @escaping @Sendable (Work) -> Double?) {
         self.root = root
-        self.onChange = onChange
+        self.perform = perform
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         var ends: [Int32] = [-1, -1]
         _ = pipe(&ends)
@@ -37,7 +51,7 @@ public final class SourceWatcher: @unchecked Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         wakeup = (ends[0], ends[1])
-        if inotify < 0 { Log.warning("inotify unavailable (\(Errno.current)); checking the source every \(Int(Self.recheckInterval)) s instead") }
+        if inotify < 0 { Log.warning("inotify unavailable (\(Errno.current)); the source is checked every \(Int(Self.verificationInterval)) s instead") }
     }
 
     deinit {
@@ -45,64 +59,67 @@ public final class SourceWatcher: @unchecked Sendable {
         for end in [wakeup.read, wakeup.write] where end >= 0 { close(end) }
     }
 
-    /// Watches `folders` (relative to the root) and the root's parent; call again after each
-    /// rescan. A root that is a different folder than before (re-plugged, recreated) is watched
-    /// afresh. Returns whether any folder is new: what changed in it between the scan and now was
-    /// not seen, so scan again.
-    @discardableResult
-    public func watch(_ folders: [FilePath]) -> Bool {
-        guard inotify >= 0 else { return false }
+    /// Watches `folder` (relative to the root): call before reading it.
+    public func add(_ folder: FilePath) {
+        guard inotify >= 0 else { return }
         lock.lock()
         defer { lock.unlock() }
-        let status = try? FileStatus(path: root)
-        let rootNow = status.map { ($0.device, $0.inode) }
-        if rootNow?.0 != watchedRoot?.device || rootNow?.1 != watchedRoot?.inode {
-            for descriptor in watched.values { inotify_rm_watch(inotify, descriptor) }
-            watched = [:]
-            watchedRoot = rootNow.map { (device: $0.0, inode: $0.1) }
-        }
-        if parentWatch < 0 {
-            let parent = FilePath(bytes: Array(root.bytes[..<(root.bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
-            parentWatch = (parent.isEmpty ? FilePath("/") : parent).withCString {
-                inotify_add_watch(inotify, $0, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO))
-            }
-        }
-        guard status?.isDirectory == true else { return false }
-        let wanted = Set(folders)
-        for (folder, descriptor) in watched where !wanted.contains(folder) {
-            inotify_rm_watch(inotify, descriptor)
-            watched[folder] = nil
-        }
+        if folder.isEmpty { rewatchIfRootChanged() }
+        guard descriptors[folder] == nil else { return }
         let mask = UInt32(IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_FROM | IN_MOVED_TO | IN_ATTRIB
-                          | IN_DELETE_SELF | IN_MOVE_SELF | IN_UNMOUNT)
-        var added = false
-        for folder in folders where watched[folder] == nil {
-            let descriptor = root.appending(folder).withCString { inotify_add_watch(inotify, $0, mask) }
-            if descriptor >= 0 {
-                watched[folder] = descriptor
-                added = true
-            } else if Errno.current.rawValue == ENOSPC, !warnedWatchLimit {
+                          | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        let descriptor = root.appending(folder).withCString { inotify_add_watch(inotify, $0, mask) }
+        if descriptor >= 0 {
+            folders[descriptor] = folder
+            descriptors[folder] = descriptor
+        } else if Errno.current.rawValue == ENOSPC {
+            unwatched = true
+            if !warnedWatchLimit {
                 warnedWatchLimit = true
-                Log.warning("cannot watch every folder of \(root): the inotify watch limit is reached; raise it with 'sysctl fs.inotify.max_user_watches=1048576'. Changes in unwatched folders are found by periodic checks")
+                Log.warning("cannot watch every folder of \(root): the inotify watch limit is reached; raise it with 'sysctl fs.inotify.max_user_watches=1048576'. Unwatched folders are checked every \(Int(Self.verificationInterval)) s")
             }
         }
-        return added
     }
 
-    /// Starts the watching thread.
-    public func start() {
+    /// A root that is another folder than before (re-plugged, recreated) is watched afresh.
+    private func rewatchIfRootChanged() {
+        let now = try? FileStatus(path: root)
+        if now?.device != watchedRoot?.device || now?.inode != watchedRoot?.inode {
+            for descriptor in folders.keys { inotify_rm_watch(inotify, descriptor) }
+            folders = [:]
+            descriptors = [:]
+            watchedRoot = now
+        }
+        if parentWatch < 0 {
+            let parent = root.parent.isEmpty ? FilePath("/") : root.parent
+            parentWatch = parent.withCString { inotify_add_watch(inotify, $0, UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)) }
+        }
+    }
+
+    /// Asks for folder `folder` to be read again soon (a photo in it was not what the catalog said).
+    public func poke(_ folder: FilePath) {
+        lock.lock()
+        poked.insert(folder)
+        lock.unlock()
+        var one: UInt8 = 1
+        _ = write(wakeup.write, &one, 1)
+    }
+
+    /// Starts the thread: with `checkFirst`, everything is brought up to date first; then events
+    /// are followed.
+    public func start(checkFirst: Bool) {
         lock.lock()
         started = true
         lock.unlock()
         let thread = Thread { [self] in
-            run()
+            run(checkFirst: checkFirst)
             finished.signal()
         }
         thread.name = "assetfs-watcher"
         thread.start()
     }
 
-    /// Ends the watching thread and waits for it: no `onChange` runs after this returns.
+    /// Ends the thread and waits for it: no work runs after this returns.
     public func stop() {
         lock.lock()
         stopping = true
@@ -113,72 +130,91 @@ public final class SourceWatcher: @unchecked Sendable {
         if wasStarted { finished.wait() }
     }
 
-    private var isStopping: Bool {
+    public var isStopping: Bool {
         lock.lock()
         defer { lock.unlock() }
         return stopping
     }
 
-    private func run() {
+    private func run(checkFirst: Bool) {
         Signals.blockTerminationInCurrentThread()
-        var recheck = inotify < 0
+        var recheck = checkFirst ? perform(.everything) : nil
         while !isStopping {
-            let timeout = recheck ? Self.recheckInterval : 3600
-            guard wait(seconds: timeout) else {
-                if recheck { recheck = onChange() }  // the periodic check
+            guard wait(seconds: recheck ?? (inotify < 0 ? Self.verificationInterval : 3600)) else {
+                if recheck != nil || inotify < 0 { recheck = perform(.everything) }
                 continue
             }
-            var relevant = drain()
-            // Let a burst of events settle, draining them, then rescan once.
-            while !isStopping, wait(seconds: Self.quietPeriod) { relevant = drain() || relevant }
+            var work = drain()
+            // Let a burst of events settle, gathering them, then do the work once.
+            while !isStopping, wait(seconds: Self.quietPeriod) { work = Self.merge(work, drain()) }
             if isStopping { return }
-            if relevant || recheck { recheck = onChange() || inotify < 0 }
+            if let work { recheck = perform(work) }
         }
     }
 
-    /// Asks for a check of the source soon (a photo was not what the catalog said).
-    public func poke() {
-        lock.lock()
-        poked = true
-        lock.unlock()
-        var one: UInt8 = 1
-        _ = write(wakeup.write, &one, 1)
+    private static func merge(_ a: Work?, _ b: Work?) -> Work? {
+        switch (a, b) {
+        case (nil, let other), (let other, nil): return other
+        case (.everything?, _), (_, .everything?): return .everything
+        case (.folders(let x)?, .folders(let y)?): return .folders(x.union(y))
+        }
     }
 
     /// Waits for inotify events, a poke or the stop signal; false on timeout.
     private func wait(seconds: Double) -> Bool {
         var fds = [pollfd(fd: wakeup.read, events: Int16(POLLIN), revents: 0)]
         if inotify >= 0 { fds.append(pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)) }
-        return poll(&fds, nfds_t(fds.count), Int32(seconds * 1000)) > 0
+        return poll(&fds, nfds_t(fds.count), Int32(min(seconds, 86400) * 1000)) > 0
     }
 
-    /// Reads the queued events; whether any concerns the source (in the root's parent, only
-    /// events naming the root do). A queue overflow counts: something was missed; so does a poke.
-    private func drain() -> Bool {
+    /// The work the queued events and pokes ask for.
+    private func drain() -> Work? {
         var pending = [UInt8](repeating: 0, count: 64)
         while read(wakeup.read, &pending, pending.count) > 0 {}
         lock.lock()
-        var relevant = poked
-        poked = false
-        lock.unlock()
-        guard inotify >= 0 else { return true }
+        defer { lock.unlock() }
+        var changed = poked
+        poked = []
+        var everything = false
+        guard inotify >= 0 else { return changed.isEmpty ? nil : .folders(changed) }
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         let rootName = root.lastComponent
+        let header = MemoryLayout<inotify_event>.size
         while true {
             let count = buffer.withUnsafeMutableBytes { read(inotify, $0.baseAddress, $0.count) }
-            guard count > 0 else { return relevant }
+            guard count > 0 else { break }
             var offset = 0
-            let header = MemoryLayout<inotify_event>.size
             while offset + header <= count {
                 let (descriptor, mask, nameLength) = buffer.withUnsafeBytes { raw in
                     let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                     return (event.wd, event.mask, Int(event.len))
                 }
-                let nameBytes = buffer[(offset + header)..<min(count, offset + header + nameLength)]
-                let name = Array(nameBytes.prefix { $0 != 0 })
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 || descriptor != parentWatch || name == rootName { relevant = true }
+                let name = Array(buffer[(offset + header)..<min(count, offset + header + nameLength)].prefix { $0 != 0 })
                 offset += header + nameLength
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 { everything = true; continue }
+                if descriptor == parentWatch {
+                    if name == rootName { everything = true }
+                    continue
+                }
+                guard let folder = folders[descriptor] else { continue }
+                if mask & UInt32(IN_IGNORED) != 0 {
+                    folders[descriptor] = nil
+                    descriptors[folder] = nil
+                } else if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF) != 0 {
+                    if folder.isEmpty { everything = true } else { changed.insert(folder.parent) }
+                } else {
+                    changed.insert(folder)
+                }
             }
         }
+        if everything { return .everything }
+        return changed.isEmpty ? nil : .folders(changed)
+    }
+
+    /// Whether some folders could not be watched (their changes are found by periodic checks).
+    public var hasUnwatchedFolders: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return unwatched || inotify < 0
     }
 }

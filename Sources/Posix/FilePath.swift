@@ -32,6 +32,11 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
         return Array(slice)
     }
 
+    /// The folder holding this path (empty for a single relative name).
+    public var parent: FilePath {
+        FilePath(bytes: Array(bytes[..<(bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
+    }
+
     public var components: [[UInt8]] {
         bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
     }

@@ -13,6 +13,18 @@ public struct FileStatus: Sendable, Equatable {
     /// tells an in-place edit whose mtime was restored.
     public var changeNanoseconds: Int64
 
+    public init(device: UInt64, inode: UInt64, mode: UInt32, userID: UInt32, groupID: UInt32, size: Int64,
+                modificationNanoseconds: Int64, changeNanoseconds: Int64) {
+        self.device = device
+        self.inode = inode
+        self.mode = mode
+        self.userID = userID
+        self.groupID = groupID
+        self.size = size
+        self.modificationNanoseconds = modificationNanoseconds
+        self.changeNanoseconds = changeNanoseconds
+    }
+
     public init(_ st: stat) {
         device = UInt64(st.st_dev)
         inode = UInt64(st.st_ino)

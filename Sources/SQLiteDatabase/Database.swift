@@ -20,8 +20,9 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The one owner of an SQLite connection (as in GRDB): opened in `init`, closed in `deinit`.
-/// Not thread-safe by itself: its owner (the rendition store, the catalog) serialises access.
-public final class Database {
+/// Not thread-safe by itself: its owner (the rendition store, the catalog) keeps it in a `Mutex`,
+/// which is what the unchecked `Sendable` stands for.
+public final class Database: @unchecked Sendable {
     private let handle: OpaquePointer
     /// Prepared once, reset after each use: preparing is a large part of a small query's cost.
     private var statements: [String: OpaquePointer] = [:]

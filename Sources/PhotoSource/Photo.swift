@@ -32,45 +32,27 @@ public struct Ownership: Hashable, Sendable {
     public var groupID: UInt32
     public var permissions: UInt32
     public var modificationNanoseconds: Int64
+
+    public init(userID: UInt32, groupID: UInt32, permissions: UInt32, modificationNanoseconds: Int64) {
+        self.userID = userID
+        self.groupID = groupID
+        self.permissions = permissions
+        self.modificationNanoseconds = modificationNanoseconds
+    }
 }
 
-/// A JPEG in the source tree.
+/// A photo in the source tree.
 public struct Photo: Hashable, Sendable {
     /// Path relative to the source root.
     public var relativePath: FilePath
     public var fileName: [UInt8]
     public var identity: SourceIdentity
     public var ownership: Ownership
-}
 
-/// A folder of the source tree that directly holds at least one photo.
-public struct PhotoAlbum: Hashable, Sendable {
-    /// Path relative to the source root; empty for the root itself.
-    public var relativePath: FilePath
-    /// The folder's owner and mtime; its permissions are no wider than those of every folder
-    /// on the way down from the root (a private folder above keeps its albums private).
-    public var ownership: Ownership
-    /// In bytewise order of file name.
-    public var photos: [Photo]
-}
-
-/// An immutable snapshot of the photo tree.
-public struct PhotoLibrary: Sendable {
-    /// The real path of the source root.
-    public var root: FilePath
-    /// In bytewise order of relative path.
-    public var albums: [PhotoAlbum]
-    /// Files not shown: hidden, not JPEG, unreadable.
-    public var skipped: Int
-    /// Every folder walked (relative), album or not: what a watcher must watch.
-    public var folders: [FilePath]
-
-    public init(root: FilePath, albums: [PhotoAlbum], skipped: Int, folders: [FilePath]) {
-        self.root = root
-        self.albums = albums
-        self.skipped = skipped
-        self.folders = folders
+    public init(relativePath: FilePath, fileName: [UInt8], identity: SourceIdentity, ownership: Ownership) {
+        self.relativePath = relativePath
+        self.fileName = fileName
+        self.identity = identity
+        self.ownership = ownership
     }
-
-    public var photoCount: Int { albums.reduce(0) { $0 + $1.photos.count } }
 }

@@ -1,0 +1,245 @@
+import PhotoSource
+import Posix
+import SQLiteDatabase
+
+/// Something the kernel cached that a change made wrong, to be dropped with libfuse's
+/// `notify_inval_entry` / `notify_inval_inode` (sent outside request handlers).
+public enum Invalidation: Hashable, Sendable {
+    case entry(parent: UInt64, name: [UInt8])
+    case inode(UInt64)
+}
+
+/// What applying one folder's listing changed.
+public struct FolderUpdate: Sendable {
+    public var invalidations: [Invalidation] = []
+    /// Its subfolders now, with whether the catalog knew them already.
+    public var subfolders: [(path: FilePath, status: FileStatus, isNew: Bool)] = []
+    /// What its subfolders inherit (no wider than this folder's own permissions).
+    public var permissions: UInt32 = 0o555
+}
+
+extension CatalogStore {
+    /// Makes the catalog's copy of folder `relative` what `listing` says, in one transaction:
+    /// photos added, removed or changed (a changed photo gets a new version: new file numbers),
+    /// stable names for the new ones, subfolders that disappeared removed with all they held.
+    /// Names and numbers of everything else stay as they are.
+    public func apply(_ listing: FolderListing, at relative: FilePath, inheritedPermissions: UInt32) throws(DatabaseError) -> FolderUpdate {
+        try writer.withLock { db throws(DatabaseError) in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(DatabaseError) {
+                let update = try apply(listing, at: relative, inheritedPermissions: inheritedPermissions, db)
+                try db.execute("COMMIT")
+                return update
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Removes folder `relative` and everything under it (it is gone from SOURCE).
+    public func removeFolder(_ relative: FilePath) throws(DatabaseError) -> [Invalidation] {
+        try writer.withLock { db throws(DatabaseError) in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(DatabaseError) {
+                let invalidations = try removeTree(relative, db)
+                try db.execute("COMMIT")
+                return invalidations
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// Records that a whole scan of SOURCE has completed.
+    public func markComplete() throws(DatabaseError) {
+        try writer.withLock { db throws(DatabaseError) in try db.query("INSERT OR REPLACE INTO meta(key, value) VALUES ('complete', 1)") }
+    }
+
+    /// The identities the catalog knows in folder `relative`, by file name: photos whose identity
+    /// is unchanged need not be sniffed again.
+    public func knownIdentities(in relative: FilePath) -> [[UInt8]: SourceIdentity] {
+        read([:]) { db throws(DatabaseError) in
+            var result: [[UInt8]: SourceIdentity] = [:]
+            try db.query("""
+                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ?
+                """, [.blob(relative.bytes)]) { row in
+                result[row.blob(0)] = SourceIdentity(inode: UInt64(bitPattern: row.integer(1)), size: row.integer(2),
+                                                     modificationNanoseconds: row.integer(3), changeNanoseconds: row.integer(4))
+            }
+            return result
+        }
+    }
+
+    // MARK: Inside the transaction
+
+    private func apply(_ listing: FolderListing, at relative: FilePath, inheritedPermissions: UInt32, _ db: Database) throws(DatabaseError) -> FolderUpdate {
+        var update = FolderUpdate()
+        let status = listing.status
+        update.permissions = inheritedPermissions & status.permissions & 0o555
+        let ownership = Ownership(userID: status.userID, groupID: status.groupID, permissions: update.permissions,
+                                  modificationNanoseconds: status.modificationNanoseconds)
+        var folder: Folder! = try folderRow(relative, db)
+        if folder == nil {
+            let parent = relative.isEmpty ? nil : try folderRow(relative.parent, db)?.id
+            try db.query("INSERT INTO folders(parent, relpath, uid, gid, permissions, mtime, skipped) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                         [parent.map(Database.Value.integer) ?? .null, .blob(relative.bytes), .integer(Int64(ownership.userID)),
+                          .integer(Int64(ownership.groupID)), .integer(Int64(ownership.permissions)),
+                          .integer(ownership.modificationNanoseconds), .integer(Int64(listing.skipped))])
+            folder = Folder(id: db.lastInsertedRow, relativePath: relative, ownership: ownership, albumName: nil, photoCount: 0)
+        } else if folder.ownership != ownership {
+            try db.query("UPDATE folders SET uid = ?, gid = ?, permissions = ?, mtime = ?, skipped = ? WHERE id = ?",
+                         [.integer(Int64(ownership.userID)), .integer(Int64(ownership.groupID)), .integer(Int64(ownership.permissions)),
+                          .integer(ownership.modificationNanoseconds), .integer(Int64(listing.skipped)), .integer(folder.id)])
+            update.invalidations += [.inode(Node.album(folder.id).inode)] + FileKind.viewed.map { .inode(Node.viewAlbum($0, album: folder.id).inode) }
+        } else {
+            try db.query("UPDATE folders SET skipped = ? WHERE id = ?", [.integer(Int64(listing.skipped)), .integer(folder.id)])
+        }
+        let wasAlbum = folder.photoCount > 0 && folder.albumName != nil
+        let photosChanged = try applyPhotos(listing.photos, folder: folder, db, into: &update.invalidations)
+        let count = listing.photos.count
+        if count != folder.photoCount {
+            try db.query("UPDATE folders SET photo_count = ? WHERE id = ?", [.integer(Int64(count)), .integer(folder.id)])
+        }
+        if count > 0, folder.albumName == nil {
+            folder.albumName = try uniqueAlbumName(for: relative, db)
+            try db.query("UPDATE folders SET album_name = ? WHERE id = ?", [.blob(folder.albumName!), .integer(folder.id)])
+        }
+        if wasAlbum != (count > 0), let name = folder.albumName {
+            // The album appears or goes: the top listings change.
+            for parent in [Node.groups] + FileKind.viewed.map(Node.view) {
+                update.invalidations += [.entry(parent: parent.inode, name: name), .inode(parent.inode)]
+            }
+        }
+        if photosChanged {
+            update.invalidations.append(.inode(Node.poster(album: folder.id).inode))
+        }
+        try applySubfolders(listing.subfolders, of: folder, db, into: &update)
+        return update
+    }
+
+    private func folderRow(_ relative: FilePath, _ db: Database) throws(DatabaseError) -> Folder? {
+        var result: Folder?
+        try db.query("SELECT \(Self.folderColumns) FROM folders WHERE relpath = ?", [.blob(relative.bytes)]) { result = Self.folder($0) }
+        return result
+    }
+
+    /// Returns whether any photo came, went or changed.
+    private func applyPhotos(_ photos: [Photo], folder: Folder, _ db: Database, into invalidations: inout [Invalidation]) throws(DatabaseError) -> Bool {
+        var stored: [PhotoRow] = []
+        try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? ORDER BY p.id",
+                     [.integer(folder.id)]) { stored.append(Self.photo($0)) }
+        let fresh = Dictionary(photos.map { ($0.fileName, $0) }, uniquingKeysWith: { first, _ in first })
+        let album = folder.id
+        var changed = false
+        var kept: [PhotoRow] = []
+        for row in stored {
+            guard let now = fresh[row.photo.fileName] else {
+                try db.query("DELETE FROM photos WHERE id = ?", [.integer(row.id)])
+                invalidations += Self.entries(of: row, album: album) + [.inode(Node.asset(row.id).inode)] + Self.fileInodes(of: row)
+                changed = true
+                continue
+            }
+            kept.append(row)
+            if now.identity != row.photo.identity {
+                try db.query("""
+                    INSERT OR REPLACE INTO retired(photo, version, relpath, inode, size, mtime, ctime, uid, gid, permissions)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.integer(row.id), .integer(row.version), .blob(row.photo.relativePath.bytes)] + Self.identityValues(row.photo))
+                try db.query("""
+                    UPDATE photos SET inode = ?, size = ?, mtime = ?, ctime = ?, uid = ?, gid = ?, permissions = ?, version = version + 1 WHERE id = ?
+                    """, Self.identityValues(now) + [.integer(row.id)])
+                invalidations += FileKind.allCases.map { .entry(parent: Node.asset(row.id).inode, name: $0.fileName) }
+                invalidations += FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: row.assetName + Self.jpeg) }
+                invalidations += Self.fileInodes(of: row) + [.inode(Node.asset(row.id).inode)]
+                changed = true
+            } else if now.ownership != row.photo.ownership {
+                try db.query("UPDATE photos SET uid = ?, gid = ?, permissions = ? WHERE id = ?",
+                             [.integer(Int64(now.ownership.userID)), .integer(Int64(now.ownership.groupID)),
+                              .integer(Int64(now.ownership.permissions)), .integer(row.id)])
+                invalidations += [.inode(Node.asset(row.id).inode)] + Self.fileInodes(of: row)
+            }
+        }
+        let known = Set(stored.map(\.photo.fileName))
+        let added = photos.filter { !known.contains($0.fileName) }
+        guard !added.isEmpty else { return changed }
+        // New photos get names that clash with no name already shown; shown names never change.
+        let allFileNames = kept.map(\.photo.fileName) + added.map(\.fileName)
+        let candidates = Array(Naming.assetNames(fileNames: allFileNames).suffix(added.count))
+        let names = Naming.deduplicated(candidates, reserved: Set(kept.map(\.assetName)).union([Naming.poster]))
+        for (photo, name) in zip(added, names) {
+            try db.query("""
+                INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.integer(album), .blob(photo.fileName), .blob(name)] + Self.identityValues(photo))
+            invalidations += [.entry(parent: Node.album(album).inode, name: name)]
+                + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: name + Self.jpeg) }
+        }
+        invalidations += [.inode(Node.album(album).inode)] + FileKind.viewed.map { .inode(Node.viewAlbum($0, album: album).inode) }
+        return true
+    }
+
+    private func applySubfolders(_ subfolders: [(name: [UInt8], status: FileStatus)], of folder: Folder, _ db: Database,
+                                 into update: inout FolderUpdate) throws(DatabaseError) {
+        var known: Set<[UInt8]> = []
+        try db.query("SELECT relpath FROM folders WHERE parent = ?", [.integer(folder.id)]) { known.insert($0.blob(0)) }
+        var present: Set<[UInt8]> = []
+        for (name, status) in subfolders {
+            let path = folder.relativePath.appending(name)
+            present.insert(path.bytes)
+            update.subfolders.append((path, status, !known.contains(path.bytes)))
+        }
+        for gone in known.subtracting(present) {
+            update.invalidations += try removeTree(FilePath(bytes: gone), db)
+        }
+    }
+
+    private func removeTree(_ relative: FilePath, _ db: Database) throws(DatabaseError) -> [Invalidation] {
+        var folders: [Folder] = []
+        // The folder and every path below it: relpath = r, or r/ ≤ relpath < r0 ('0' follows '/').
+        try db.query("SELECT \(Self.folderColumns) FROM folders WHERE relpath = ? OR (relpath >= ? AND relpath < ?)",
+                     [.blob(relative.bytes), .blob(relative.bytes + [0x2F]), .blob(relative.bytes + [0x30])]) { folders.append(Self.folder($0)) }
+        var invalidations: [Invalidation] = []
+        for folder in folders {
+            if folder.photoCount > 0, let name = folder.albumName {
+                for parent in [Node.groups] + FileKind.viewed.map(Node.view) {
+                    invalidations += [.entry(parent: parent.inode, name: name), .inode(parent.inode)]
+                }
+                invalidations.append(.inode(Node.album(folder.id).inode))
+            }
+            try db.query("DELETE FROM photos WHERE folder = ?", [.integer(folder.id)])
+            try db.query("DELETE FROM folders WHERE id = ?", [.integer(folder.id)])
+        }
+        return invalidations
+    }
+
+    /// `Dir／Sub`, or `Dir／Sub (2)` when another folder took that name first.
+    private func uniqueAlbumName(for relative: FilePath, _ db: Database) throws(DatabaseError) -> [UInt8] {
+        let base = Naming.albumName(components: relative.isEmpty ? [rootName] : relative.components)
+        var candidate = base, n = 1
+        while true {
+            var taken = false
+            try db.query("SELECT 1 FROM folders WHERE album_name = ?", [.blob(candidate)]) { _ in taken = true }
+            if !taken { return candidate }
+            n += 1
+            candidate = base + Array(" (\(n))".utf8)
+        }
+    }
+
+    static let jpeg = Array(".jpg".utf8)
+
+    private static func entries(of row: PhotoRow, album: Int64) -> [Invalidation] {
+        [.entry(parent: Node.album(album).inode, name: row.assetName)]
+            + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: row.assetName + jpeg) }
+    }
+
+    private static func fileInodes(of row: PhotoRow) -> [Invalidation] {
+        FileKind.allCases.map { .inode(Node.file(photo: row.id, kind: $0, version: row.version).inode) }
+    }
+
+    private static func identityValues(_ photo: Photo) -> [Database.Value] {
+        [.integer(Int64(bitPattern: photo.identity.inode)), .integer(photo.identity.size), .integer(photo.identity.modificationNanoseconds),
+         .integer(photo.identity.changeNanoseconds), .integer(Int64(photo.ownership.userID)), .integer(Int64(photo.ownership.groupID)),
+         .integer(Int64(photo.ownership.permissions))]
+    }
+}

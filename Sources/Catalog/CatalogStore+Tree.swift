@@ -1,0 +1,103 @@
+import PhotoSource
+
+/// The virtual tree over the stored rows: `groups/<album>/<asset>/{thumbnail,fullscreen,original}.jpg`,
+/// with the views `thumbnails/<album>/<asset>.jpg` and `fullscreen/<album>/<asset>.jpg` of the same files.
+extension CatalogStore {
+    public static let groupsName = Array("groups".utf8)
+
+    /// One entry of a folder listing, with the cookie that continues the listing after it.
+    public struct Entry: Sendable, Equatable {
+        public var name: [UInt8]
+        public var node: Node
+        public var cookie: Int64
+    }
+
+    /// The node an inode number names, if it still exists. A file of a photo's earlier version
+    /// resolves while that version is remembered (`retiredPhoto`).
+    public func node(forInode inode: UInt64) -> Node? {
+        guard let node = Node(inode: inode) else { return nil }
+        switch node {
+        case .root, .groups, .view: return node
+        case .album(let id), .poster(let id), .viewAlbum(_, let id):
+            return (folder(id)?.photoCount ?? 0) > 0 ? node : nil
+        case .asset(let id):
+            return photo(id) == nil ? nil : node
+        case .file(let id, _, let version), .viewFile(_, let id, let version):
+            guard let row = photo(id) else { return nil }
+            return row.version & 0xFFFF == version || retiredPhoto(id, version: version) != nil ? node : nil
+        }
+    }
+
+    /// The photo a file node shows: its current row, or the remembered row of an earlier version.
+    public func photo(for node: Node) -> PhotoRow? {
+        switch node.canonical {
+        case .asset(let id): return photo(id)
+        case .file(let id, _, let version):
+            guard let row = photo(id) else { return nil }
+            return row.version & 0xFFFF == version ? row : retiredPhoto(id, version: version)
+        default: return nil
+        }
+    }
+
+    /// The child called `name` of folder `parent`.
+    public func child(of parent: Node, named name: [UInt8]) -> Node? {
+        switch parent {
+        case .root:
+            if name == Self.groupsName { return .groups }
+            return FileKind.viewed.first { $0.viewName == name }.map { .view($0) }
+        case .groups:
+            return album(named: name).map { .album($0.id) }
+        case .view(let kind):
+            return album(named: name).map { .viewAlbum(kind, album: $0.id) }
+        case .album(let id):
+            if name == Naming.poster { return .poster(album: id) }
+            return photo(inFolder: id, named: name).map { .asset($0.id) }
+        case .viewAlbum(let kind, let id):
+            guard name.count > Self.jpeg.count, name.suffix(Self.jpeg.count).elementsEqual(Self.jpeg) else { return nil }
+            return photo(inFolder: id, named: Array(name.dropLast(Self.jpeg.count))).map { .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF) }
+        case .asset(let id):
+            guard let kind = FileKind.allCases.first(where: { $0.fileName == name }), let row = photo(id) else { return nil }
+            return .file(photo: id, kind: kind, version: row.version & 0xFFFF)
+        case .poster, .file, .viewFile:
+            return nil
+        }
+    }
+
+    /// Up to `limit` entries of folder `node` after `cookie` (0: from the start), in a stable order:
+    /// a page of a big folder costs a page, not the folder. Nil for a file.
+    public func entries(of node: Node, after cookie: Int64, limit: Int) -> [Entry]? {
+        switch node {
+        case .root:
+            let all = [Entry(name: Self.groupsName, node: .groups, cookie: 1)]
+                + FileKind.viewed.enumerated().map { Entry(name: $1.viewName, node: .view($1), cookie: Int64($0 + 2)) }
+            return all.filter { $0.cookie > cookie }
+        case .groups, .view:
+            return albums(after: cookie, limit: limit).map { folder in
+                Entry(name: folder.albumName ?? [], node: node == .groups ? .album(folder.id) : .viewAlbum(Self.viewKind(node), album: folder.id),
+                      cookie: folder.id)
+            }
+        case .album(let id):
+            // The poster first (cookie 1), then the photos (cookie: id + 1).
+            let poster = cookie < 1 ? [Entry(name: Naming.poster, node: .poster(album: id), cookie: 1)] : []
+            return poster + photos(inFolder: id, after: max(0, cookie - 1), limit: limit).map {
+                Entry(name: $0.assetName, node: .asset($0.id), cookie: $0.id + 1)
+            }
+        case .viewAlbum(let kind, let id):
+            return photos(inFolder: id, after: cookie, limit: limit).map {
+                Entry(name: $0.assetName + Self.jpeg, node: .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF), cookie: $0.id)
+            }
+        case .asset(let id):
+            guard let row = photo(id) else { return [] }
+            return FileKind.allCases.enumerated().map {
+                Entry(name: $1.fileName, node: .file(photo: id, kind: $1, version: row.version & 0xFFFF), cookie: Int64($0 + 1))
+            }.filter { $0.cookie > cookie }
+        case .poster, .file, .viewFile:
+            return nil
+        }
+    }
+
+    private static func viewKind(_ node: Node) -> FileKind {
+        if case .view(let kind) = node { return kind }
+        return .thumbnail
+    }
+}

@@ -1,0 +1,275 @@
+import Glibc
+import PhotoSource
+import Posix
+import SQLiteDatabase
+import Synchronization
+
+/// The virtual tree, persisted per SOURCE in SQLite: folders (albums), photos with their identity
+/// and ownership, the names shown and the row ids inode numbers are made of. A remount serves it
+/// at once; scans change it folder by folder (`CatalogStore+Changes.swift`). Nothing of it is
+/// held in memory beyond SQLite's own page cache, so a million photos cost what a few do.
+///
+/// Two connections, as in the rendition store: lookups never wait for a scan's writes (WAL).
+public final class CatalogStore: Sendable {
+    public let path: FilePath
+    /// The name of the album of photos directly in SOURCE.
+    public let rootName: [UInt8]
+    let reader: Mutex<Database>
+    let writer: Mutex<Database>
+    private static let schemaVersion = 1
+
+    /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
+    /// `rootName`. A file that is not a valid catalog is moved aside and a new one made.
+    public init(path: FilePath, rootName: [UInt8]) throws(DatabaseError) {
+        self.path = path
+        self.rootName = rootName.isEmpty ? Array("root".utf8) : rootName
+        let old = umask(0o077)
+        defer { umask(old) }
+        let database: Database
+        do {
+            database = try Self.open(path)
+        } catch where error.isCorruption {
+            Log.warning("\(path): catalog is damaged (\(error.message)); starting a new one (the tree is scanned again)")
+            for suffix in ["", "-wal", "-shm"] { _ = FilePath(bytes: path.bytes + Array(suffix.utf8)).withCString { unlink($0) } }
+            database = try Self.open(path)
+        }
+        writer = Mutex(database)
+        reader = Mutex(try Database(path: path, busyTimeout: 1000))
+    }
+
+    private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
+        let db = try Database(path: path)
+        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        var version: Int64 = 0
+        try db.query("PRAGMA user_version") { version = $0.integer(0) }
+        guard version != Self.schemaVersion else { return db }
+        // The catalog is derived from SOURCE: an older layout is dropped and scanned again.
+        try db.execute("""
+            BEGIN IMMEDIATE;
+            DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta;
+            CREATE TABLE folders(
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                parent INTEGER,
+                relpath BLOB NOT NULL UNIQUE,
+                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL, mtime INTEGER NOT NULL,
+                album_name BLOB UNIQUE,
+                photo_count INTEGER NOT NULL DEFAULT 0,
+                skipped INTEGER NOT NULL DEFAULT 0);
+            CREATE INDEX folders_by_parent ON folders(parent);
+            CREATE TABLE photos(
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                folder INTEGER NOT NULL,
+                file_name BLOB NOT NULL,
+                asset_name BLOB NOT NULL,
+                inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
+                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
+                version INTEGER NOT NULL DEFAULT 0,
+                UNIQUE(folder, file_name), UNIQUE(folder, asset_name));
+            -- Earlier versions of changed photos: a reader that opened one reads it on, or fails.
+            CREATE TABLE retired(
+                photo INTEGER NOT NULL, version INTEGER NOT NULL, relpath BLOB NOT NULL,
+                inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
+                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
+                PRIMARY KEY(photo, version)) WITHOUT ROWID;
+            CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+            PRAGMA user_version = \(Self.schemaVersion);
+            COMMIT;
+            """)
+        return db
+    }
+
+    // MARK: Rows
+
+    /// A source folder (an album when it holds photos).
+    public struct Folder: Sendable, Equatable {
+        public var id: Int64
+        public var relativePath: FilePath
+        /// No wider than those of every folder on the way down from the root.
+        public var ownership: Ownership
+        public var albumName: [UInt8]?
+        public var photoCount: Int
+    }
+
+    /// A photo and where it is shown.
+    public struct PhotoRow: Sendable, Equatable {
+        public var id: Int64
+        public var folder: Int64
+        public var assetName: [UInt8]
+        public var version: Int64
+        public var photo: Photo
+    }
+
+    static let folderColumns = "id, relpath, uid, gid, permissions, mtime, album_name, photo_count"
+
+    static func folder(_ row: Database.Row) -> Folder {
+        Folder(id: row.integer(0), relativePath: FilePath(bytes: row.blob(1)),
+               ownership: Ownership(userID: UInt32(truncatingIfNeeded: row.integer(2)), groupID: UInt32(truncatingIfNeeded: row.integer(3)),
+                                    permissions: UInt32(truncatingIfNeeded: row.integer(4)), modificationNanoseconds: row.integer(5)),
+               albumName: row.isNull(6) ? nil : row.blob(6), photoCount: Int(row.integer(7)))
+    }
+
+    static let photoColumns = "p.id, p.folder, p.asset_name, p.version, f.relpath, p.file_name, p.inode, p.size, p.mtime, p.ctime, p.uid, p.gid, p.permissions"
+
+    static func photo(_ row: Database.Row) -> PhotoRow {
+        let fileName = row.blob(5)
+        return PhotoRow(id: row.integer(0), folder: row.integer(1), assetName: row.blob(2), version: row.integer(3),
+                        photo: Photo(relativePath: FilePath(bytes: row.blob(4)).appending(fileName), fileName: fileName,
+                                     identity: SourceIdentity(inode: UInt64(bitPattern: row.integer(6)), size: row.integer(7),
+                                                              modificationNanoseconds: row.integer(8), changeNanoseconds: row.integer(9)),
+                                     ownership: Ownership(userID: UInt32(truncatingIfNeeded: row.integer(10)),
+                                                          groupID: UInt32(truncatingIfNeeded: row.integer(11)),
+                                                          permissions: UInt32(truncatingIfNeeded: row.integer(12)),
+                                                          modificationNanoseconds: row.integer(8))))
+    }
+
+    // MARK: Reading
+
+    /// Runs read queries on the reader connection; a failure reads as "nothing there" (and is logged).
+    func read<R: Sendable>(_ fallback: R, _ body: (Database) throws(DatabaseError) -> R) -> R {
+        reader.withLock { db in
+            do throws(DatabaseError) { return try body(db) } catch {
+                Log.warning("\(path): catalog read failed: \(error)")
+                return fallback
+            }
+        }
+    }
+
+    public func folder(_ id: Int64) -> Folder? {
+        read(nil) { db throws(DatabaseError) in
+            var result: Folder?
+            try db.query("SELECT \(Self.folderColumns) FROM folders WHERE id = ?", [.integer(id)]) { result = Self.folder($0) }
+            return result
+        }
+    }
+
+    public func folder(at relative: FilePath) -> Folder? {
+        read(nil) { db throws(DatabaseError) in
+            var result: Folder?
+            try db.query("SELECT \(Self.folderColumns) FROM folders WHERE relpath = ?", [.blob(relative.bytes)]) { result = Self.folder($0) }
+            return result
+        }
+    }
+
+    /// The album shown as `name` under groups/ (folders without photos are not albums).
+    public func album(named name: [UInt8]) -> Folder? {
+        read(nil) { db throws(DatabaseError) in
+            var result: Folder?
+            try db.query("SELECT \(Self.folderColumns) FROM folders WHERE album_name = ? AND photo_count > 0", [.blob(name)]) { result = Self.folder($0) }
+            return result
+        }
+    }
+
+    /// Albums after the one with id `after`, in id order (the order they were found), up to `limit`.
+    public func albums(after: Int64, limit: Int) -> [Folder] {
+        read([]) { db throws(DatabaseError) in
+            var result: [Folder] = []
+            try db.query("SELECT \(Self.folderColumns) FROM folders WHERE photo_count > 0 AND id > ? ORDER BY id LIMIT ?",
+                         [.integer(after), .integer(Int64(limit))]) { result.append(Self.folder($0)) }
+            return result
+        }
+    }
+
+    public func photo(_ id: Int64) -> PhotoRow? {
+        read(nil) { db throws(DatabaseError) in
+            var result: PhotoRow?
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.id = ?",
+                         [.integer(id)]) { result = Self.photo($0) }
+            return result
+        }
+    }
+
+    /// The asset called `name` in album `folder`.
+    public func photo(inFolder folder: Int64, named name: [UInt8]) -> PhotoRow? {
+        read(nil) { db throws(DatabaseError) in
+            var result: PhotoRow?
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.asset_name = ?",
+                         [.integer(folder), .blob(name)]) { result = Self.photo($0) }
+            return result
+        }
+    }
+
+    /// Photos of album `folder` after the one with id `after`, in id order, up to `limit`.
+    public func photos(inFolder folder: Int64, after: Int64, limit: Int) -> [PhotoRow] {
+        read([]) { db throws(DatabaseError) in
+            var result: [PhotoRow] = []
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.id > ? ORDER BY p.id LIMIT ?",
+                         [.integer(folder), .integer(after), .integer(Int64(limit))]) { result.append(Self.photo($0)) }
+            return result
+        }
+    }
+
+    /// An earlier version of a photo, kept for readers that opened it before it changed.
+    public func retiredPhoto(_ id: Int64, version: Int64) -> PhotoRow? {
+        read(nil) { db throws(DatabaseError) in
+            var result: PhotoRow?
+            try db.query("""
+                SELECT r.photo, p.folder, p.asset_name, r.version, r.relpath, p.file_name, r.inode, r.size, r.mtime, r.ctime, r.uid, r.gid, r.permissions
+                FROM retired r JOIN photos p ON p.id = r.photo WHERE r.photo = ? AND r.version & 65535 = ?
+                ORDER BY r.version DESC LIMIT 1
+                """, [.integer(id), .integer(version)]) { row in
+                var photo = Self.photo(row)
+                photo.photo.relativePath = FilePath(bytes: row.blob(4))
+                result = photo
+            }
+            return result
+        }
+    }
+
+    public struct Counts: Sendable, Equatable {
+        public var albums = 0
+        public var photos = 0
+        public var skipped = 0
+    }
+
+    public var counts: Counts {
+        read(Counts()) { db throws(DatabaseError) in
+            var counts = Counts()
+            try db.query("SELECT count(*), total(photo_count), total(skipped) FROM folders WHERE photo_count > 0 OR skipped > 0") { row in
+                counts.photos = Int(row.integer(1))
+                counts.skipped = Int(row.integer(2))
+            }
+            try db.query("SELECT count(*) FROM folders WHERE photo_count > 0") { counts.albums = Int($0.integer(0)) }
+            return counts
+        }
+    }
+
+    /// Every folder known, for a verification walk: (relative path, permissions inherited).
+    public func folderCount() -> Int {
+        read(0) { db throws(DatabaseError) in
+            var count = 0
+            try db.query("SELECT count(*) FROM folders") { count = Int($0.integer(0)) }
+            return count
+        }
+    }
+
+    /// Whether a whole scan of SOURCE has completed once (else the tree is still filling in).
+    public var isComplete: Bool {
+        read(false) { db throws(DatabaseError) in
+            var complete = false
+            try db.query("SELECT value FROM meta WHERE key = 'complete'") { complete = $0.integer(0) == 1 }
+            return complete
+        }
+    }
+}
+
+extension CatalogStore {
+    /// Every photo, album by album, in pages (for `assetfs warm`).
+    public func allPhotos() -> [Photo] {
+        var result: [Photo] = []
+        var album: Int64 = 0
+        while true {
+            let albums = albums(after: album, limit: 256)
+            guard let last = albums.last else { return result }
+            for folder in albums {
+                var after: Int64 = 0
+                while true {
+                    let page = photos(inFolder: folder.id, after: after, limit: 1024)
+                    guard let lastPhoto = page.last else { break }
+                    result += page.map(\.photo)
+                    after = lastPhoto.id
+                }
+            }
+            album = last.id
+        }
+    }
+}
