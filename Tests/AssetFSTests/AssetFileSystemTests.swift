@@ -7,6 +7,8 @@ import Synchronization
 import TestFixtures
 import Testing
 @testable import AssetFS
+import Catalog
+import PhotoSource
 
 /// A source tree made of real test photos, with its own cache file.
 final class Fixture {
@@ -32,7 +34,18 @@ final class Fixture {
     func fileSystem(store: RenditionStore? = nil, options: MountOptions = MountOptions(),
                     renderer: any RenditionMaking = Renderer(limits: RenderLimits(waitForMemory: true))) throws -> AssetFileSystem {
         let store = try store ?? RenditionStore(path: cachePath, capacity: 1 << 30)
-        return try AssetFileSystem(source: source, options: options, cache: CacheConnection { store }, renderer: renderer, renderThreads: 2)
+        return try scanned(AssetFileSystem(source: source.resolved(), options: options, cache: CacheConnection { store },
+                                           catalog: catalogOpener, renderer: renderer, renderThreads: 2))
+    }
+
+    var catalogOpener: @Sendable () -> CatalogStore {
+        let path = folder.appending(Array("catalog.sqlite".utf8))
+        return { try! CatalogStore(path: path, rootName: Array("Pictures".utf8)) }
+    }
+
+    func scanned(_ fs: AssetFileSystem) -> AssetFileSystem {
+        fs.synchronize(.everything)
+        return fs
     }
 }
 
@@ -69,6 +82,17 @@ func wait<T: Sendable>(_ call: (@escaping @Sendable (Result<T, Errno>) -> Void) 
 
 extension AssetFileSystem {
     var renders: Int { statistics.renders.load(ordering: .relaxed) }
+    var firstPhoto: Photo { catalog.allPhotos()[0] }
+
+    func list(_ inode: UInt64) -> Result<[ListingEntry], Errno> { list(inode, after: 0, limit: 100_000) }
+
+    /// Brings the catalog up to date, as a mount's watcher does after a change; returns what the
+    /// kernel would have been told to forget.
+    func rescan() -> [Invalidation] {
+        let collected = Mutex<[Invalidation]>([])
+        synchronize(.everything, invalidate: { changes in collected.withLock { $0 += changes } })
+        return collected.withLock { $0 }
+    }
 }
 
 /// A renderer that holds every render until released, and counts them: concurrency made
@@ -127,8 +151,9 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let fixture = Fixture(["A/one.jpg": "cameras/canon_hdr_NO.jpg"])
         let renderer = HeldRenderer()
         let fs = try fixture.fileSystem(renderer: renderer)
-        let inode = try #require(fs.currentCatalog.children(of: .asset(album: 0, asset: 0))?.first { $0.node == .file(album: 0, asset: 0, kind: .fullscreen) })
-        let fullscreen = fs.currentCatalog.inode(of: inode.node)
+        // Its number from the listing: a lookup would need the size, i.e. the render held below.
+        let asset = try fs.lookupPath("groups/A/one").get()
+        let fullscreen = try #require(try fs.list(asset.inode).get().first { $0.name == Array("fullscreen.jpg".utf8) }).inode
         // 32 reads of one uncached rendition, all asked before the one render may finish.
         let results = Mutex<[Result<[UInt8], Errno>]>([])
         let done = DispatchGroup()
@@ -271,7 +296,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         _ = try fs.readAll("groups/A/two/fullscreen.jpg").get()  // evicts one's bytes
         let middle = try wait { fs.read(file, size: 5000, offset: 10_000, completion: $0) }.get()
         #expect(middle == Array(whole[10_000..<15_000]))
-        #expect(try store.contains(RenditionRequest(root: fs.root, photo: fs.currentCatalog.photo(album: 0, asset: 0), spec: fs.options.fullscreen).key) == false)
+        #expect(try store.contains(RenditionRequest(root: fs.root, photo: fs.firstPhoto, spec: fs.options.fullscreen).key) == false)
         #expect(fs.renders > 2)  // nothing stays cached under this cap: reads rendered the same bytes again
     }
 
@@ -304,7 +329,8 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
 
     @Test func withoutAStoreRenditionsAreServedFromMemory() throws {
         let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg"])
-        let fs = try AssetFileSystem(source: fixture.source, options: MountOptions(), cache: .none, renderer: Renderer(), renderThreads: 1)
+        let fs = fixture.scanned(try AssetFileSystem(source: fixture.source.resolved(), options: MountOptions(), cache: .none,
+                                                     catalog: fixture.catalogOpener, renderer: Renderer(), renderThreads: 1))
         let attributes = try fs.lookupPath("groups/A/one/thumbnail.jpg").get()
         #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get().count == Int(attributes.size))
         #expect(fs.renders == 1)
@@ -318,7 +344,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let store = try RenditionStore(path: fixture.folder.appending(Array("uses.sqlite".utf8)), capacity: 1 << 30)
         let fs = try fixture.fileSystem(store: store)
         _ = try fs.readAll("groups/A/one/thumbnail.jpg").get()
-        let request = RenditionRequest(root: fs.root, photo: fs.currentCatalog.photo(album: 0, asset: 0), spec: fs.options.thumbnail)
+        let request = RenditionRequest(root: fs.root, photo: fs.firstPhoto, spec: fs.options.thumbnail)
         fs.pipeline.waitForWrites()
         #expect(try store.contains(request.key))
         let clock = try PipelineUseClock(store)
@@ -342,7 +368,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let fixture = Fixture(["A/one.jpg": "malformed/grayscale.jpg"])
         let store = try RenditionStore(path: fixture.folder.appending(Array("uses.sqlite".utf8)), capacity: 1 << 30)
         let fs = try fixture.fileSystem(store: store)
-        let photo = fs.currentCatalog.photo(album: 0, asset: 0)
+        let photo = fs.firstPhoto
         // 512 distinct renditions (one per size) stored directly: the batch limit.
         let requests = (1...512).map { RenditionRequest(root: fs.root, photo: photo, spec: RenditionSpec(longestSide: $0)) }
         for request in requests { try store.store([1, 2, 3], for: request.key) }

@@ -1,36 +1,76 @@
+import Glibc
 import Posix
 import Testing
 @testable import Catalog
 @testable import PhotoSource
 
-func photo(_ path: String, inode: UInt64 = 1) -> Photo {
-    let relative = FilePath(path)
-    return Photo(relativePath: relative, fileName: relative.lastComponent,
-                 identity: SourceIdentity(inode: inode, size: 10, modificationNanoseconds: 5, changeNanoseconds: 5),
-                 ownership: Ownership(userID: 0, groupID: 0, permissions: 0o444, modificationNanoseconds: 5))
-}
-
-func library(root: String = "/photos/Pictures", _ albums: [String: [String]]) -> PhotoLibrary {
-    let ownership = Ownership(userID: 0, groupID: 0, permissions: 0o555, modificationNanoseconds: 0)
-    let list = albums.keys.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { folder in
-        PhotoAlbum(relativePath: FilePath(folder), ownership: ownership,
-                   photos: albums[folder]!.sorted().map { photo(folder.isEmpty ? $0 : "\(folder)/\($0)") })
-    }
-    return PhotoLibrary(root: FilePath(root), albums: list, skipped: 0, folders: [])
-}
-
 func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
-@Suite struct CatalogTests {
-    @Test func albumNamesFlattenPathsAndResolveCollisions() {
-        let catalog = Catalog(library: library(["": ["a.jpg"], "Pictures": ["b.jpg"], "2023/Trip": ["c.jpg"], "x／y": ["d.jpg"]]))
-        #expect(catalog.albums.map { text($0.name) } == ["Pictures", "2023／Trip", "Pictures (2)", "x‛／y"])
+/// A catalog in a scratch file, fed folder listings made up in the test (no SOURCE on disk).
+final class ScratchCatalog {
+    let folder: FilePath
+    private(set) var store: CatalogStore
+    private var nextInode: UInt64 = 100
+
+    init(rootName: String = "Pictures") throws {
+        var template = Array("/tmp/assetfs-catalog-XXXXXX".utf8CString)
+        folder = FilePath(String(cString: mkdtemp(&template)!))
+        store = try CatalogStore(path: folder.appending(Array("catalog.sqlite".utf8)), rootName: Array(rootName.utf8))
+    }
+    deinit { _ = system("rm -rf '\(folder)'") }
+
+    func reopen() throws {
+        store = try CatalogStore(path: store.path, rootName: store.rootName)
     }
 
-    @Test func aLiteralFullwidthSolidusCannotImpersonateANestedFolder() {
-        let catalog = Catalog(library: library(["a/b": ["1.jpg"], "a／b": ["2.jpg"]]))
-        let names = Set(catalog.albums.map(\.name))
-        #expect(names.count == 2)
+    /// Applies folder `path` holding `files` (each a photo) and `subfolders`.
+    @discardableResult
+    func apply(_ path: String, _ files: [String], subfolders: [String] = [], size: Int64 = 10, permissions: UInt32 = 0o755) throws -> FolderUpdate {
+        let relative = FilePath(path)
+        let photos = files.sorted().map { name -> Photo in
+            nextInode += 1
+            return Photo(relativePath: relative.appending(Array(name.utf8)), fileName: Array(name.utf8),
+                         identity: SourceIdentity(inode: UInt64(name.hashValue & 0xFFFF), size: size, modificationNanoseconds: 5, changeNanoseconds: 5),
+                         ownership: Ownership(userID: 0, groupID: 0, permissions: 0o444, modificationNanoseconds: 5))
+        }
+        let status = FileStatus(device: 1, inode: nextInode, mode: 0o40000 | permissions, userID: 0, groupID: 0, size: 4096,
+                                modificationNanoseconds: 0, changeNanoseconds: 0)
+        let listing = FolderListing(status: status, subfolders: subfolders.map { (Array($0.utf8), status) }, photos: photos, skipped: 0)
+        return try store.apply(listing, at: relative, inheritedPermissions: 0o555)
+    }
+
+    func names(_ node: Node) -> [String] {
+        (store.entries(of: node, after: 0, limit: 10_000) ?? []).map { text($0.name) }
+    }
+
+    func node(_ path: String) -> Node? {
+        var node = Node.root
+        for name in path.split(separator: "/") {
+            guard let child = store.child(of: node, named: Array(name.utf8)) else { return nil }
+            node = child
+        }
+        return node
+    }
+}
+
+@Suite struct CatalogTests {
+    @Test func albumNamesFlattenPathsAndResolveCollisions() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("", ["a.jpg"], subfolders: ["Pictures", "2023", "x／y"])
+        try catalog.apply("Pictures", ["b.jpg"])
+        try catalog.apply("2023", [], subfolders: ["Trip"])
+        try catalog.apply("2023/Trip", ["c.jpg"])
+        try catalog.apply("x／y", ["d.jpg"])
+        #expect(catalog.names(.groups) == ["Pictures", "Pictures (2)", "2023／Trip", "x‛／y"])
+        #expect(catalog.store.counts == CatalogStore.Counts(albums: 4, photos: 4, skipped: 0))
+    }
+
+    @Test func aLiteralFullwidthSolidusCannotImpersonateANestedFolder() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("a", [], subfolders: ["b"])
+        try catalog.apply("a/b", ["1.jpg"])
+        try catalog.apply("a／b", ["2.jpg"])
+        #expect(Set(catalog.names(.groups)).count == 2)
     }
 
     @Test func assetNamesDropTheExtensionUnlessThatClashes() {
@@ -38,34 +78,87 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(names.map(text) == ["IMG_1", "IMG_2.jpg", "IMG_2.jpeg", "a", "a.jpg", "thumbnail.jpg.jpg", "thumbnail", ".jpg"])
     }
 
-    @Test func noAssetCanTakeThePostersName() {
-        let catalog = Catalog(library: library(["A": ["thumbnail.jpg", "thumbnail.jpeg"]]))
-        #expect(!catalog.albums[0].assetNames.contains(Array("thumbnail.jpg".utf8)))
-        #expect(Set(catalog.albums[0].assetNames).count == 2)
+    @Test func noAssetCanTakeThePostersName() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["thumbnail.jpg", "thumbnail.jpeg"])
+        let names = catalog.names(try #require(catalog.node("groups/A")))
+        #expect(names.filter { $0 == "thumbnail.jpg" }.count == 1)  // the poster only
+        #expect(names.count == 3)
     }
 
     @Test func treeLinksAreConsistent() throws {
-        let catalog = Catalog(library: library(["A": ["x.jpg", "y.jpg"]]))
-        let album = try #require(catalog.child(of: .groups, named: Array("A".utf8)))
-        #expect(catalog.children(of: album)?.map { text($0.name) } == ["thumbnail.jpg", "x", "y"])
-        let asset = try #require(catalog.child(of: album, named: Array("y".utf8)))
-        #expect(catalog.children(of: asset)?.map { text($0.name) } == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
-        let original = try #require(catalog.child(of: asset, named: Array("original.jpg".utf8)))
-        #expect(text(catalog.path(of: original)) == "groups/A/y/original.jpg")
-        #expect(catalog.node(forInode: catalog.inode(of: original)) == original)
-        #expect(catalog.node(forInode: Catalog.rootInode) == .root)
-        #expect(catalog.child(of: asset, named: Array("other.jpg".utf8)) == nil)
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["x.jpg", "y.jpg"])
+        let album = try #require(catalog.node("groups/A"))
+        #expect(catalog.names(album) == ["thumbnail.jpg", "x", "y"])
+        let asset = try #require(catalog.node("groups/A/y"))
+        #expect(catalog.names(asset) == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
+        let original = try #require(catalog.node("groups/A/y/original.jpg"))
+        #expect(catalog.store.node(forInode: original.inode) == original)
+        #expect(catalog.store.node(forInode: 1) == .root)
+        #expect(catalog.node("groups/A/y/other.jpg") == nil)
+        // The views: the same files under other names.
+        #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen"])
+        #expect(catalog.names(try #require(catalog.node("thumbnails/A"))) == ["x.jpg", "y.jpg"])
+        #expect(catalog.node("thumbnails/A/y.jpg")?.canonical.inode == catalog.node("groups/A/y/thumbnail.jpg")?.inode)
+        #expect(catalog.node("fullscreen/A/y.jpg")?.canonical.inode == catalog.node("groups/A/y/fullscreen.jpg")?.inode)
     }
 
-    @Test func inodeNumbersAreStableAndUnaffectedByOtherPhotos() {
-        let before = Catalog(library: library(["A": ["x.jpg", "y.jpg"]]))
-        let again = Catalog(library: library(["A": ["x.jpg", "y.jpg"]]))
-        let after = Catalog(library: library(["A": ["w.jpg", "x.jpg", "y.jpg"], "B": ["z.jpg"]]))
-        for node in [Node.album(0), .asset(album: 0, asset: 1), .file(album: 0, asset: 1, kind: .thumbnail)] {
-            #expect(before.inode(of: node) == again.inode(of: node))
+    @Test func namesAndInodeNumbersStayWhenNeighboursComeAndGo() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["IMG_1.jpg", "x.jpg"])
+        let before = try #require(catalog.node("groups/A/IMG_1"))
+        let file = try #require(catalog.node("groups/A/IMG_1/thumbnail.jpg"))
+        // A neighbour whose stem clashes arrives: the name shown already does not change.
+        try catalog.apply("A", ["IMG_1.jpg", "IMG_1.png", "x.jpg"])
+        #expect(catalog.names(try #require(catalog.node("groups/A"))) == ["thumbnail.jpg", "IMG_1", "x", "IMG_1.png"])
+        #expect(catalog.node("groups/A/IMG_1") == before)
+        try catalog.apply("A", ["IMG_1.jpg"])
+        try catalog.apply("B", ["z.jpg"])
+        try catalog.reopen()  // a remount
+        #expect(catalog.node("groups/A/IMG_1") == before)
+        #expect(catalog.node("groups/A/IMG_1/thumbnail.jpg")?.inode == file.inode)
+        // Numbers are never given to another node: a photo removed and added again is new.
+        try catalog.apply("A", [])
+        try catalog.apply("A", ["IMG_1.jpg"])
+        #expect(catalog.node("groups/A/IMG_1")?.inode != before.inode)
+    }
+
+    @Test func aChangedPhotoIsANewVersionAndTheOldOneStaysReadable() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["x.jpg"])
+        let old = try #require(catalog.node("groups/A/x/fullscreen.jpg"))
+        let update = try catalog.apply("A", ["x.jpg"], size: 99)
+        let new = try #require(catalog.node("groups/A/x/fullscreen.jpg"))
+        #expect(new.inode != old.inode)
+        #expect(update.invalidations.contains(.inode(old.inode)))
+        #expect(update.invalidations.contains(.entry(parent: try #require(catalog.node("groups/A/x")).inode, name: Array("fullscreen.jpg".utf8))))
+        #expect(catalog.store.node(forInode: old.inode) == old)
+        #expect(catalog.store.photo(for: old)?.photo.identity.size == 10)
+        #expect(catalog.store.photo(for: new)?.photo.identity.size == 99)
+    }
+
+    @Test func aFolderGoneTakesItsSubtreeAndAlbums() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("", [], subfolders: ["A"])
+        try catalog.apply("A", ["a.jpg"], subfolders: ["B"])
+        try catalog.apply("A/B", ["b.jpg"])
+        let update = try catalog.apply("", [], subfolders: [])
+        #expect(catalog.names(.groups).isEmpty)
+        #expect(update.invalidations.contains(.entry(parent: Node.groups.inode, name: Array("A／B".utf8))))
+        #expect(catalog.store.folder(at: FilePath("A/B")) == nil)
+    }
+
+    @Test func bigFoldersAreListedInPages() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", (0..<250).map { String(format: "p%03d.jpg", $0) })
+        let album = try #require(catalog.node("groups/A"))
+        var names: [String] = [], cookie: Int64 = 0
+        while let page = catalog.store.entries(of: album, after: cookie, limit: 64), let last = page.last {
+            #expect(page.count <= 65)
+            names += page.map { text($0.name) }
+            cookie = last.cookie
         }
-        #expect(before.inode(of: .asset(album: 0, asset: 0)) == after.inode(of: .asset(album: 0, asset: 1)))
-        let all = (0..<3).flatMap { i in FileKind.allCases.map { after.inode(of: .file(album: 0, asset: i, kind: $0)) } }
-        #expect(Set(all).count == all.count)
+        #expect(names == ["thumbnail.jpg"] + (0..<250).map { String(format: "p%03d", $0) })
     }
 }

@@ -1,0 +1,94 @@
+import Glibc
+import Posix
+import Testing
+@testable import PhotoSource
+
+/// A scratch source tree, removed afterwards.
+final class ScratchTree {
+    let root: FilePath
+    init() {
+        var template = Array("/tmp/assetfs-scan-XXXXXX".utf8CString)
+        root = FilePath(String(cString: mkdtemp(&template)!))
+    }
+    deinit { _ = system("rm -rf '\(root)'") }
+
+    func file(_ relative: String, _ bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0], mode: mode_t = 0o644) {
+        let path = root.appending(FilePath(relative))
+        try? Directory.create(FilePath(bytes: Array(path.bytes[..<path.bytes.lastIndex(of: 0x2F)!])))
+        let fd = try! FileDescriptor.create(path, permissions: mode)
+        try! fd.writeAll(bytes)
+        fd.close()
+        _ = path.withCString { chmod($0, mode) }
+    }
+}
+
+func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fileName, as: UTF8.self) } }
+
+@Suite struct FolderReaderTests {
+    @Test func aFolderHoldsItsJPEGsAndVisibleSubfolders() throws {
+        let tree = ScratchTree()
+        tree.file("root.jpg")
+        tree.file("2023/Trip/a.jpg")
+        tree.file("readme.txt", Array("hello".utf8))
+        tree.file("picture.png", [0x89, 0x50, 0x4E, 0x47])
+        tree.file("photo.png", [0xFF, 0xD8, 0xFF])  // a JPEG by content
+        tree.file(".secret.jpg")
+        tree.file(".thumbnails/x.jpg")
+        let listing = try FolderReader(root: tree.root, followSymlinks: false).read(FilePath(bytes: []))
+        #expect(names(listing.photos) == ["photo.png", "root.jpg"])
+        #expect(listing.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["2023"])
+        #expect(listing.skipped == 3)  // readme.txt, picture.png, .secret.jpg
+        #expect(try FolderReader(root: tree.root, followSymlinks: false).read(FilePath("2023/Trip")).photos.count == 1)
+    }
+
+    @Test func identityAndOwnershipComeFromTheSourceFile() throws {
+        let tree = ScratchTree()
+        tree.file("A/private.jpg", mode: 0o600)
+        let status = try FileStatus(path: tree.root.appending(FilePath("A/private.jpg")))
+        let photo = try #require(try FolderReader(root: tree.root, followSymlinks: false).read(FilePath("A")).photos.first)
+        #expect(photo.identity == SourceIdentity(inode: status.inode, size: 4, modificationNanoseconds: status.modificationNanoseconds,
+                                                 changeNanoseconds: status.changeNanoseconds))
+        #expect(photo.ownership.permissions == 0o400)
+        #expect(photo.relativePath == FilePath("A/private.jpg"))
+    }
+
+    @Test func aKnownUnchangedFileIsNotSniffedAgain() throws {
+        let tree = ScratchTree()
+        tree.file("A/a.jpg", Array("not a JPEG".utf8))
+        let reader = FolderReader(root: tree.root, followSymlinks: false)
+        #expect(try reader.read(FilePath("A")).photos.isEmpty)  // sniffed: not a photo
+        // Known with this very identity (it was a photo when last sniffed): taken as is, unopened.
+        let identity = SourceIdentity(try FileStatus(path: tree.root.appending(FilePath("A/a.jpg"))))
+        #expect(try reader.read(FilePath("A"), known: [Array("a.jpg".utf8): identity]).photos.count == 1)
+    }
+
+    @Test func symlinksLeavingTheSourceAreNotFollowedUnlessAsked() throws {
+        let outside = ScratchTree()
+        outside.file("Elsewhere/x.jpg")
+        let tree = ScratchTree()
+        tree.file("In/a.jpg")
+        _ = symlink("\(outside.root)/Elsewhere", "\(tree.root)/Link")
+        _ = symlink("\(tree.root)/In", "\(tree.root)/InsideLink")
+        let plain = try FolderReader(root: tree.root, followSymlinks: false).read(FilePath(bytes: []))
+        #expect(plain.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["In", "InsideLink"])
+        #expect(plain.skipped == 1)
+        let following = try FolderReader(root: tree.root, followSymlinks: true).read(FilePath(bytes: []))
+        #expect(following.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["In", "InsideLink", "Link"])
+    }
+
+    @Test func namesThatAreNotUTF8Survive() throws {
+        let tree = ScratchTree()
+        let odd: [UInt8] = [0x66, 0xE9, 0x20, 0x0A, 0x2D]
+        try Directory.create(tree.root.appending(odd))
+        let fd = try FileDescriptor.create(tree.root.appending(odd).appending(odd + Array(".jpg".utf8)))
+        try fd.writeAll([0xFF, 0xD8])
+        fd.close()
+        let listing = try FolderReader(root: tree.root, followSymlinks: false).read(FilePath(bytes: odd))
+        #expect(listing.photos.first?.fileName == odd + Array(".jpg".utf8))
+        #expect(listing.photos.first?.relativePath.bytes == odd + [0x2F] + odd + Array(".jpg".utf8))
+    }
+
+    @Test func aMissingFolderIsAnError() {
+        #expect(throws: Errno.notFound) { try FolderReader(root: FilePath("/nonexistent/assetfs"), followSymlinks: false).read(FilePath(bytes: [])) }
+    }
+}
