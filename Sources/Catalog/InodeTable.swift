@@ -26,16 +26,10 @@ struct InodeTable: Sendable {
     private mutating func assign(_ node: Node, path: [UInt8]) {
         var inode = Catalog.rootInode
         if node != .root {
-            inode = Self.hash(path)
+            inode = FNV1a.hash(path) >> 1  // keep clear of the sign bit: some tools print st_ino as signed
             while byInode[inode] != nil || inode <= Catalog.rootInode { inode &+= 1 }
         }
         byNode[node] = inode
         byInode[inode] = node
-    }
-
-    static func hash(_ bytes: [UInt8]) -> UInt64 {
-        var h: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        return h >> 1  // keep clear of the sign bit: some tools print st_ino as signed
     }
 }
