@@ -38,17 +38,21 @@ public final class FUSEMount: @unchecked Sendable {
     /// Checks `libfuseArguments` the way the mount will use them, without mounting: an unknown
     /// option is one line naming it, before any time is spent scanning the source.
     public static func validate(libfuseArguments: [String]) throws(Failure) {
+        if let reason = refusal(of: libfuseArguments) { throw Failure(message: "\(reason); see 'assetfs --help' for the options") }
+    }
+
+    /// libfuse's reason for refusing `libfuseArguments` (program name first) in
+    /// `fuse_session_new`, or nil when it takes them.
+    static func refusal(of libfuseArguments: [String]) -> String? {
         var ops = fuse_lowlevel_ops()
         let (session, messages) = LibfuseLog.capturing { () -> OpaquePointer? in
             var args = FUSEArguments.makeArgs(libfuseArguments)
             defer { fuse_opt_free_args(&args) }
             return fuse_session_new(&args, &ops, MemoryLayout<fuse_lowlevel_ops>.size, nil)
         }
-        guard let session else {
-            let reason = messages.first ?? "options refused"
-            throw Failure(message: "\(reason); see 'assetfs --help' for the options")
-        }
+        guard let session else { return messages.first ?? "options refused" }
         fuse_session_destroy(session)
+        return nil
     }
 
     /// Goes to the background unless `foreground` (the parent exits once the mount is ready,
