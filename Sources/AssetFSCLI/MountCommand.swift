@@ -112,6 +112,7 @@ struct MountCommand {
         do {
             let status = try FileStatus(path: FilePath(mountpoint))
             guard status.isDirectory else { throw UsageError("MOUNTPOINT '\(mountpoint)' is not a folder; create an empty one with 'mkdir -p \(mountpoint)'") }
+            try checkNotMounted(mountpoint)
         } catch let error as Errno where error == .notConnected {
             throw UsageError("MOUNTPOINT '\(mountpoint)' is a dead mount (Transport endpoint is not connected; its daemon died): clear it with 'fusermount3 -u \(mountpoint)'")
         } catch let error as Errno where error == .notFound {
@@ -121,6 +122,16 @@ struct MountCommand {
         } catch {
             throw UsageError("MOUNTPOINT '\(mountpoint)': \(error)")
         }
+    }
+}
+
+extension MountCommand {
+    /// A second mount on a live one would hide it (and stack up on every retry): refuse instead.
+    /// Checked on the real path, as /proc/self/mountinfo names mount points.
+    static func checkNotMounted(_ mountpoint: String) throws(UsageError) {
+        guard let real = try? FilePath(mountpoint).resolved(), let mounted = try? MountTable.mountPoints(),
+              mounted.contains(real) else { return }
+        throw UsageError("MOUNTPOINT '\(mountpoint)' already has a filesystem mounted on it; unmount it first ('umount \(real)') or choose another folder")
     }
 }
 

@@ -36,6 +36,16 @@ public struct FileDescriptor: Sendable, Hashable {
         return result
     }
 
+    /// The whole file, for files whose size `stat` does not tell (those under /proc).
+    public func readToEnd() throws(Errno) -> [UInt8] {
+        var result: [UInt8] = []
+        while true {
+            let chunk = try read(upTo: 65536, at: Int64(result.count))
+            result += chunk
+            if chunk.count < 65536 { return result }
+        }
+    }
+
     /// Writes all of `bytes`.
     public func writeAll<C: Collection>(_ bytes: C) throws(Errno) where C.Element == UInt8 {
         let array = Array(bytes)

@@ -1,0 +1,42 @@
+import Foundation
+import Glibc
+import Testing
+
+extension Mounted {
+    /// A mount that cannot be made exits non-zero with the reason, whichever way it was started.
+    @Suite struct MountFailureTests {
+        /// How many mounts /proc/self/mountinfo lists on `point`.
+        static func mountCount(_ point: String) -> Int { Mount.mountpoints().filter { $0 == point }.count }
+
+        /// Takes mounts stacked on `point` above the first `keep` off again (a failing run leaves them).
+        static func unstack(_ point: String, keep: Int) {
+            for _ in 0..<max(0, mountCount(point) - keep) { Command.run("umount", ["-l", point], timeout: 60) }
+        }
+
+        @Test func refusesAMountpointThatHoldsALiveAssetfsMount() throws {
+            try withScratch(.small) { scratch in
+                let mount = try scratch.mount()
+                for point in [mount.point, scratch.path + "/./mnt/"] {
+                    let again = AssetFS.run(["-o", "cache=\(scratch.cache)", scratch.source, point], timeout: 60, mayLeaveDaemon: true)
+                    #expect(again.status != 0, "a second mount on \(point) exited 0")
+                    #expect(again.errorLines.count == 1 && again.err.contains("already has a filesystem mounted"), "\(again.err)")
+                    #expect(Self.mountCount(mount.point) == 1, "mounts stacked on \(mount.point)")
+                    Self.unstack(mount.point, keep: 1)
+                }
+                #expect(RawFiles.names(in: mount.groups)?.map(\.text) == ["Family", "Holiday"], "the first mount still serves")
+            }
+        }
+
+        @Test func refusesAMountpointThatHoldsAnyOtherMount() throws {
+            try withScratch(.small) { scratch in
+                let bind = Command.run("mount", ["--bind", scratch.mountpoint, scratch.mountpoint], timeout: 60)
+                try #require(bind.status == 0, "mount --bind: \(bind.err)")
+                defer { Command.run("umount", [scratch.mountpoint], timeout: 60) }
+                let result = AssetFS.run(["-o", "cache=\(scratch.cache)", scratch.source, scratch.mountpoint], timeout: 60, mayLeaveDaemon: true)
+                #expect(result.status != 0 && result.err.contains("already has a filesystem mounted"), "exit \(result.status): \(result.err)")
+                #expect(Self.mountCount(scratch.mountpoint) == 1, "assetfs stacked a mount on the bind mount")
+                Self.unstack(scratch.mountpoint, keep: 1)
+            }
+        }
+    }
+}
