@@ -28,10 +28,11 @@ public final class FUSEMount: @unchecked Sendable {
             fuse_session_destroy(session)
             throw Failure(message: "cannot install signal handlers")
         }
-        guard fuse_session_mount(session, mountpoint) == 0 else {
+        let (status, messages) = LibfuseLog.capturing { fuse_session_mount(session, mountpoint) }
+        guard status == 0 else {
             fuse_remove_signal_handlers(session)
             fuse_session_destroy(session)
-            throw Failure(message: "cannot mount on \(mountpoint) (is /dev/fuse there, and fuse3 installed?)")
+            throw Failure(message: MountFailure.message(mountpoint: mountpoint, libfuseMessages: messages))
         }
     }
 

@@ -11,6 +11,11 @@ public struct FileDescriptor: Sendable, Hashable {
         return FileDescriptor(rawValue: try syscall { path.withCString { open($0, flags) } })
     }
 
+    /// `open(2)` for reading and writing, close-on-exec (a device such as /dev/fuse).
+    public static func openReadWrite(_ path: FilePath) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_RDWR | O_CLOEXEC) } })
+    }
+
     /// `open(2)` for writing, created with `permissions` if missing, truncated.
     public static func create(_ path: FilePath, permissions: mode_t = 0o644) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, permissions) } })

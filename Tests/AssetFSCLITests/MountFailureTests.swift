@@ -38,5 +38,27 @@ extension Mounted {
                 Self.unstack(scratch.mountpoint, keep: 1)
             }
         }
+
+        /// The kernel refuses `blksize=` on a non-block FUSE mount: libfuse's reason, no word of /dev/fuse.
+        @Test func aRefusedMountGivesLibfusesReason() throws {
+            try withScratch(.small) { scratch in
+                let result = AssetFS.run(["-o", "cache=\(scratch.cache),blksize=4096", scratch.source, scratch.mountpoint], timeout: 60, mayLeaveDaemon: true)
+                #expect(result.status != 0, "exit 0: \(result.err)")
+                #expect(result.errorLines.count == 1 && result.err.contains("Invalid argument"), "\(result.err)")
+                #expect(!result.err.contains("/dev/fuse"), "the hint where /dev/fuse is fine: \(result.err)")
+                #expect(Self.mountCount(scratch.mountpoint) == 0)
+            }
+        }
+
+        /// /dev/fuse hidden (a tmpfs over /dev, in a private mount namespace): then the hint.
+        @Test func theDevFuseHintWhenItIsMissing() throws {
+            try withScratch(.small) { scratch in
+                let script = #"mount -t tmpfs none /dev && exec "$@""#
+                let result = Command.run("unshare", ["--mount", "--propagation", "private", "sh", "-c", script, "sh",
+                                                     AssetFS.binary, "-f", "-o", "cache=\(scratch.cache)", scratch.source, scratch.mountpoint], timeout: 60)
+                #expect(result.status != 0, "exit 0: \(result.err)")
+                #expect(result.errorLines.count == 1 && result.err.contains("is /dev/fuse there"), "\(result.err)")
+            }
+        }
     }
 }
