@@ -7,7 +7,7 @@ import Posix
 public final class FUSEMount: @unchecked Sendable {
     private let operations: FUSEOperations
     private let session: OpaquePointer
-    private let mountpoint: String
+    let mountpoint: String
 
     public struct Failure: Error, Sendable { public var message: String }
 
@@ -56,11 +56,11 @@ public final class FUSEMount: @unchecked Sendable {
         return nil
     }
 
-    /// Goes to the background unless `foreground` (the parent exits once the mount is ready,
-    /// as sshfs does), calls `started`, and serves requests until unmounted or signalled.
-    public func run(foreground: Bool, singleThreaded: Bool, started: () -> Void) -> Int32 {
-        _ = fuse_daemonize(foreground ? 1 : 0)
-        started()
+    /// Goes to the background unless `foreground` (the parent exits once the mount serves, or
+    /// with the failure), calls `started` once it serves, and serves requests until unmounted or signalled.
+    public func run(foreground: Bool, singleThreaded: Bool, started: @escaping @Sendable () -> Void) -> Int32 {
+        let daemon = foreground ? nil : try? Daemon.detach()  // nil only if fork fails: then it serves in the foreground
+        whenServing { started(); daemon?.ready() }
         let status: Int32
         if singleThreaded {
             status = fuse_session_loop(session)

@@ -41,6 +41,16 @@ public struct FileDescriptor: Sendable, Hashable {
         return result
     }
 
+    /// `read(2)`: what one read gives, up to `count` bytes (from a pipe: [] once every writer is gone).
+    public func read(upTo count: Int) throws(Errno) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
+        let n = try result.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try syscall { Glibc.read(rawValue, buffer.baseAddress!, count) } }
+        }.get()
+        result.removeLast(count - n)
+        return result
+    }
+
     /// The whole file, for files whose size `stat` does not tell (those under /proc).
     public func readToEnd() throws(Errno) -> [UInt8] {
         var result: [UInt8] = []

@@ -60,5 +60,28 @@ extension Mounted {
                 #expect(result.errorLines.count == 1 && result.err.contains("is /dev/fuse there"), "\(result.err)")
             }
         }
+
+        /// libfuse takes `max_read=` when the session is made but refuses the kernel's INIT over it,
+        /// after the mount: in the foreground, in the background and through mount.fuse3 (as fstab
+        /// does; type `fuse` with `PROGRAM#SOURCE` runs the binary under test, whatever is installed).
+        @Test func aMountRefusedAfterItWasMadeExitsNonZeroWithTheReason() throws {
+            try withScratch(.small) { scratch in
+                let options = "cache=\(scratch.cache),max_read=65536"
+                let ways: [(String, [String], [String: String]?)] = [
+                    (AssetFS.binary, ["-f", "-o", options, scratch.source, scratch.mountpoint], nil),
+                    (AssetFS.binary, ["-o", options, scratch.source, scratch.mountpoint], nil),
+                    ("mount", ["-t", "fuse", "\(AssetFS.binary)#\(scratch.source)", scratch.mountpoint, "-o", options], ["PATH": Command.standardPath]),
+                ]
+                for (command, arguments, environment) in ways {
+                    let shown = "\(command) \(arguments.joined(separator: " "))"
+                    let result = Command.run(command, arguments, timeout: 60, environment: environment, mayLeaveDaemon: true)
+                    #expect(result.status != 0, "\(shown) exited 0: \(result.err)")
+                    #expect(result.err.contains("maximum read size"), "\(shown): the reason is missing: \(result.err)")
+                    #expect(eventually(timeout: 10) { Self.mountCount(scratch.mountpoint) == 0 }, "\(shown) left a mount")
+                    #expect(Mount.daemons(servingMountpoint: scratch.mountpoint).isEmpty, "\(shown) left a daemon")
+                    Self.unstack(scratch.mountpoint, keep: 0)
+                }
+            }
+        }
     }
 }
