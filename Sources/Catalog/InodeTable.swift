@@ -1,3 +1,5 @@
+import Posix
+
 /// Inode numbers derived from each node's path in the mount (64-bit FNV-1a), so the same tree
 /// gets the same numbers on every mount, and a photo keeps its numbers when others come and go.
 /// A clash (vanishingly rare) moves the later node, in catalog order, to the next free number.

@@ -1,3 +1,5 @@
+import Posix
+
 /// Every name in the mount fits in 255 bytes, the NAME_MAX of ordinary disks: a longer one (deep
 /// folders joined with `／`) would make `cp -a` or `rsync` out of the mount fail with "File name
 /// too long", and the kernel would not even look it up.
