@@ -8,10 +8,12 @@ struct Configuration {
     var mount = MountOptions()
     var cacheFile: FilePath?
     var cacheSize: Int64 = 1 << 30
+    /// `-o log=FILE`: where a mount in the background logs.
+    var logFile: FilePath?
 
     /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
     /// the mount is always read-only, nodev, nosuid.
-    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks",
+    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "log",
                                     "rw", "dev", "suid"]
 
     init(options: [(key: String, value: String)]) throws(UsageError) {
@@ -25,6 +27,9 @@ struct Configuration {
             case "fullscreen_size": mount.fullscreenSize = try Self.number(value, key, 16...16384)
             case "quality": mount.quality = try Self.number(value, key, 1...100)
             case "follow_symlinks": mount.followSymlinks = true
+            case "log":
+                guard !value.isEmpty else { throw UsageError("-o log needs a file, e.g. -o log=/var/log/assetfs.log") }
+                logFile = Self.absolute(value)
             default: break
             }
         }

@@ -27,6 +27,9 @@ enum Help {
              fullscreen_size=N   longest side of fullscreen.jpg (default 1920)
              quality=Q           JPEG quality of renditions, 1-100 (default 85)
              follow_symlinks     follow symbolic links that lead outside SOURCE (default: only inside)
+             log=FILE            where the mount logs once in the background (default: syslog, or
+                                 where /dev/log is missing $XDG_STATE_HOME/assetfs/assetfs.log,
+                                 else ~/.local/state/assetfs/assetfs.log)
              allow_other         let other users in (needs user_allow_other in /etc/fuse.conf
                                  unless root); permissions of SOURCE are always enforced
              fsname=NAME, and the other standard FUSE options (see mount.fuse3(8))

@@ -11,10 +11,15 @@ import Renditions
 struct MountCommand {
     let arguments: FUSEArguments
     let configuration: Configuration
+    /// Where the daemon logs once in the background (stderr when it stays in the foreground).
+    let backgroundLog: Log.Destination
 
     init(arguments: [String]) throws(UsageError) {
         do { self.arguments = try FUSEArguments(arguments, ownKeys: Configuration.keys) } catch { throw UsageError(error.message) }
         configuration = try Configuration(options: self.arguments.ownOptions)
+        let staysInFront = self.arguments.foreground || self.arguments.debug || self.arguments.showHelp || self.arguments.showVersion
+        backgroundLog = staysInFront ? .standardError : try LogLocation.choose(
+            explicit: configuration.logFile, environment: ProcessEnvironment.variables(["XDG_STATE_HOME", "HOME"])).destination()
     }
 
     func run() throws(UsageError) -> Int32 {
@@ -52,7 +57,7 @@ struct MountCommand {
         let foreground = arguments.foreground || arguments.debug
         let catalog = fileSystem.currentCatalog
         let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded) {
-            if !foreground { Log.configure(destination: .syslog, debug: false) }
+            if !foreground { Log.configure(destination: backgroundLog, debug: false) }
             Log.info("mounted \(realSource) on \(mountpoint): \(catalog.albums.count) albums, \(catalog.library.photoCount) photos, \(catalog.library.skipped) files skipped")
             Self.watch(fileSystem, mount)
         }

@@ -11,6 +11,12 @@ public struct FileDescriptor: Sendable, Hashable {
         return FileDescriptor(rawValue: try syscall { path.withCString { open($0, flags) } })
     }
 
+    /// `open(2)` for appending (every write lands at the end, whoever else writes), created
+    /// with `permissions` if missing, close-on-exec.
+    public static func openForAppending(_ path: FilePath, permissions: mode_t = 0o600) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, permissions) } })
+    }
+
     /// `open(2)` for reading and writing, close-on-exec (a device such as /dev/fuse).
     public static func openReadWrite(_ path: FilePath) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_RDWR | O_CLOEXEC) } })

@@ -32,6 +32,12 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
         return Array(slice)
     }
 
+    /// The folder holding the last component (`dirname`): `/a/b` → `/a`, `/a` → `/`, `a` → `.`.
+    public var parent: FilePath {
+        guard let slash = bytes.dropLast().lastIndex(of: UInt8(ascii: "/")) else { return FilePath(".") }
+        return FilePath(bytes: slash == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<slash]))
+    }
+
     public var components: [[UInt8]] {
         bytes.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map(Array.init)
     }

@@ -68,7 +68,7 @@ import Testing
             let result = AssetFS.run([flag], timeout: 60)
             #expect(result.status == 0, "\(flag): exit \(result.status) \(result.err)")
             let text = result.out + result.err
-            for option in ["cache=", "cache_size=", "thumbnail_size=", "fullscreen_size=", "quality=", "follow_symlinks"] {
+            for option in ["cache=", "cache_size=", "thumbnail_size=", "fullscreen_size=", "quality=", "follow_symlinks", "log="] {
                 #expect(text.contains(option), "\(flag) does not mention \(option)")
             }
             #expect(text.contains("SOURCE") && text.contains("MOUNTPOINT"))
