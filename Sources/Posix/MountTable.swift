@@ -18,8 +18,9 @@ public enum MountTable {
         var i = field.startIndex
         while i < field.endIndex {
             let digits = field[(i + 1)..<min(i + 4, field.endIndex)]
-            if field[i] == UInt8(ascii: "\\"), digits.count == 3, digits.allSatisfy({ (0x30...0x37).contains($0) }) {
-                result.append(digits.reduce(0) { $0 &* 8 &+ ($1 - 0x30) })
+            if field[i] == UInt8(ascii: "\\"), digits.count == 3, (0x30...0x33).contains(digits.first!),
+               digits.allSatisfy({ (0x30...0x37).contains($0) }) {
+                result.append(digits.reduce(0) { $0 * 8 + ($1 - 0x30) })
                 i += 4
             } else {
                 result.append(field[i])
