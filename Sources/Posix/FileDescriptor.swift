@@ -1,5 +1,8 @@
 import Glibc
 
+/// <fcntl.h>'s O_PATH on Linux, which Swift's Glibc module leaves out (it needs _GNU_SOURCE).
+private let O_PATH: Int32 = 0o10000000
+
 /// An open file descriptor. A value type like swift-system's: the owner closes it.
 public struct FileDescriptor: Sendable, Hashable {
     public let rawValue: Int32
@@ -9,6 +12,12 @@ public struct FileDescriptor: Sendable, Hashable {
     public static func openReadOnly(_ path: FilePath, followLinks: Bool = true) throws(Errno) -> FileDescriptor {
         let flags = O_RDONLY | O_CLOEXEC | (followLinks ? 0 : O_NOFOLLOW)
         return FileDescriptor(rawValue: try syscall { path.withCString { open($0, flags) } })
+    }
+
+    /// `open(2)` with O_PATH: a handle on the place itself that reads nothing and asks its
+    /// filesystem nothing, so a FUSE mount's root can be held before its daemon serves.
+    public static func openPath(_ path: FilePath) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_PATH | O_CLOEXEC) } })
     }
 
     /// `open(2)` for appending (every write lands at the end, whoever else writes), created
@@ -78,6 +87,12 @@ public struct FileDescriptor: Sendable, Hashable {
                 }
             }.get()
         }
+    }
+
+    /// `fstatvfs(2)`, for its answer only: on a FUSE mount it is a request the daemon must serve.
+    public func checkFileSystem() throws(Errno) {
+        var info = statvfs()
+        _ = try syscall { fstatvfs(rawValue, &info) }
     }
 
     public func status() throws(Errno) -> FileStatus {
