@@ -10,10 +10,12 @@ struct Configuration {
     var mount = MountOptions()
     var cacheFile: FilePath?
     var cacheSize: Int64 = 1 << 30
+    /// `-o log=FILE`: where a mount in the background logs.
+    var logFile: FilePath?
 
     /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
     /// the mount is always read-only, nodev, nosuid.
-    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "broken",
+    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "broken", "log",
                                     "rw", "dev", "suid"]
 
     init(options: [(key: String, value: String)]) throws(UsageError) {
@@ -32,6 +34,9 @@ struct Configuration {
                     throw UsageError("-o broken=\(value): expected 'placeholder' (a neutral picture; the default) or 'error' (EIO)")
                 }
                 mount.brokenPhotos = choice
+            case "log":
+                guard !value.isEmpty else { throw UsageError("-o log needs a file, e.g. -o log=/var/log/assetfs.log") }
+                logFile = Self.absolute(value)
             default: break
             }
         }

@@ -29,6 +29,9 @@ enum Help {
              follow_symlinks     follow symbolic links that lead outside SOURCE (default: only inside)
              broken=placeholder  a photo that cannot be rendered shows a neutral placeholder picture, its
                                  reason in the asset folder's user.assetfs.error (default); broken=error: EIO
+             log=FILE            where the mount logs once in the background (default: syslog, or
+                                 where /dev/log is missing $XDG_STATE_HOME/assetfs/assetfs.log,
+                                 else ~/.local/state/assetfs/assetfs.log)
              allow_other         let other users in (needs user_allow_other in /etc/fuse.conf
                                  unless root); permissions of SOURCE are always enforced
              fsname=NAME, and the other standard FUSE options (see mount.fuse3(8))

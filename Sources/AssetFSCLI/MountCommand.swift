@@ -11,10 +11,15 @@ import Renditions
 struct MountCommand {
     let arguments: FUSEArguments
     let configuration: Configuration
+    /// Where the daemon logs once in the background (stderr when it stays in the foreground).
+    let backgroundLog: Log.Destination
 
     init(arguments: [String]) throws(UsageError) {
         do { self.arguments = try FUSEArguments(arguments, ownKeys: Configuration.keys) } catch { throw UsageError(error.message) }
         configuration = try Configuration(options: self.arguments.ownOptions)
+        let staysInFront = self.arguments.foreground || self.arguments.debug || self.arguments.showHelp || self.arguments.showVersion
+        backgroundLog = staysInFront ? .standardError : try LogLocation.choose(
+            explicit: configuration.logFile, environment: ProcessEnvironment.variables(["XDG_STATE_HOME", "HOME"])).destination()
     }
 
     func run() throws(UsageError) -> Int32 {
@@ -47,12 +52,10 @@ struct MountCommand {
         }
         let foreground = arguments.foreground || arguments.debug
         let watcher = Self.watcher(fileSystem, mount)
-        let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded, started: {
-            if !foreground { Log.configure(destination: .syslog, debug: false) }
-            Log.info("mounted \(realSource) on \(mountpoint)")
-            // A first mount answers once the first scan is done (requests wait in the kernel
-            // meanwhile, so no listing is ever partial); a remount serves the stored tree at once
-            // and checks SOURCE against it in the background.
+        let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded, prepare: {
+            // A first mount serves once the first scan is done (requests wait in the kernel
+            // meanwhile, and the command returns only then, so no listing is ever partial); a
+            // remount serves the stored tree at once and checks SOURCE against it in the background.
             let firstScan = !fileSystem.catalog.isComplete
             if firstScan {
                 let progress = ScanProgress(enabled: foreground && isatty(2) != 0)
@@ -60,8 +63,11 @@ struct MountCommand {
                 progress.finish()
             }
             Self.logSummary(fileSystem, firstScan ? "scanned" : "stored")
-            _ = fileSystem.pipeline  // the cache opens with the first rendition
             watcher.start(checkFirst: !firstScan)
+        }, started: { [backgroundLog] in
+            // Until it serves, what goes wrong (libfuse refusing the mount) reaches the terminal.
+            if !foreground { Log.configure(destination: backgroundLog, debug: false) }
+            Log.info("mounted \(realSource) on \(mountpoint)")
         }, stopping: {
             watcher.stop()
             fileSystem.shutdown()
@@ -141,6 +147,7 @@ struct MountCommand {
         do {
             let status = try FileStatus(path: FilePath(mountpoint))
             guard status.isDirectory else { throw UsageError("MOUNTPOINT '\(mountpoint)' is not a folder; create an empty one with 'mkdir -p \(mountpoint)'") }
+            try checkNotMounted(mountpoint)
         } catch let error as Errno where error == .notConnected {
             throw UsageError("MOUNTPOINT '\(mountpoint)' is a dead mount (Transport endpoint is not connected; its daemon died): clear it with 'fusermount3 -u \(mountpoint)'")
         } catch let error as Errno where error == .notFound {
@@ -150,6 +157,16 @@ struct MountCommand {
         } catch {
             throw UsageError("MOUNTPOINT '\(mountpoint)': \(error)")
         }
+    }
+}
+
+extension MountCommand {
+    /// A second mount on a live one would hide it (and stack up on every retry): refuse instead.
+    /// Checked on the real path, as /proc/self/mountinfo names mount points.
+    static func checkNotMounted(_ mountpoint: String) throws(UsageError) {
+        guard let real = try? FilePath(mountpoint).resolved(), let mounted = try? MountTable.mountPoints(),
+              mounted.contains(real) else { return }
+        throw UsageError("MOUNTPOINT '\(mountpoint)' already has a filesystem mounted on it; unmount it first ('umount \(real)') or choose another folder")
     }
 }
 

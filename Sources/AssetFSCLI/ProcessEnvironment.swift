@@ -3,6 +3,11 @@ import Glibc
 enum ProcessEnvironment {
     static var home: String? { getenv("HOME").map { String(cString: $0) } }
 
+    /// The variables among `names` that are set.
+    static func variables(_ names: [String]) -> [String: String] {
+        Dictionary(uniqueKeysWithValues: names.compactMap { name in getenv(name).map { (name, String(cString: $0)) } })
+    }
+
     static var currentDirectory: String {
         guard let cwd = getcwd(nil, 0) else { return "/" }
         defer { free(cwd) }

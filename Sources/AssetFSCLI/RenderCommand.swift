@@ -27,6 +27,17 @@ struct RenderCommand {
         guard positional.count == 2 else { throw UsageError("render: expected INPUT and OUTPUT, e.g. 'assetfs render photo.jpg thumb.jpg'") }
         input = FilePath(positional[0])
         output = positional[1]
+        try Self.checkDistinct(input: input, output: output)
+    }
+
+    /// Writing OUTPUT truncates it first: were it INPUT (by another name, a symbolic or a hard
+    /// link), the photo would be gone before it is read.
+    static func checkDistinct(input: FilePath, output: String) throws(UsageError) {
+        guard output != "-", let outputStatus = try? FileStatus(path: FilePath(output)),
+              let inputStatus = try? FileStatus(path: input) else { return }
+        if outputStatus.device == inputStatus.device && outputStatus.inode == inputStatus.inode {
+            throw UsageError("render: OUTPUT '\(output)' is INPUT '\(input)' (the same file); give another OUTPUT, e.g. 'assetfs render photo.jpg thumb.jpg'")
+        }
     }
 
     static func number(_ text: String?, for option: String, in range: ClosedRange<Int>) throws(UsageError) -> Int {

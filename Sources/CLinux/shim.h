@@ -15,6 +15,11 @@ static inline int clinux_open_folder(const char *path) {
     return open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
 }
 
+/* A handle on a place itself (O_PATH): reads nothing and asks its filesystem nothing. */
+static inline int clinux_open_path(const char *path) {
+    return open(path, O_PATH | O_CLOEXEC);
+}
+
 /* openat2(2) has no glibc wrapper, and syscall(2) is variadic (Swift cannot call it).
    Resolves `path` beneath `dirfd` only: no "..", absolute path or symbolic link may lead out,
    and no /proc magic link is followed. Returns -1 with errno set (ENOSYS before Linux 5.6). */

@@ -213,16 +213,17 @@ extension CatalogStore {
         return invalidations
     }
 
-    /// `Dir／Sub`, or `Dir／Sub (2)` when another folder took that name first.
+    /// `Dir／Sub`, or `Dir／Sub (2)` when another folder took that name first; at most 255 bytes.
     private func uniqueAlbumName(for relative: FilePath, _ db: Database) throws(DatabaseError) -> [UInt8] {
         let base = Naming.albumName(components: relative.isEmpty ? [rootName] : relative.components)
-        var candidate = base, n = 1
+        var candidate = Naming.fitted(base), n = 1
         while true {
             var taken = false
             try db.query("SELECT 1 FROM folders WHERE album_name = ?", [.blob(candidate)]) { _ in taken = true }
             if !taken { return candidate }
             n += 1
-            candidate = base + Array(" (\(n))".utf8)
+            let suffix = Array(" (\(n))".utf8)
+            candidate = Naming.fitted(base, limit: Naming.maxNameBytes - suffix.count) + suffix
         }
     }
 

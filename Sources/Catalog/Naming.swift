@@ -41,26 +41,23 @@ enum Naming {
         }
     }
 
-    /// Makes names unique: the first in the given order keeps its name, later ones get
-    /// ` (2)`, ` (3)`…, skipping any suffixed name already taken, and never `reserved`.
+    /// Makes names unique and fits them in 255 bytes (`fitted`): the first in the given order
+    /// keeps its name, later ones get ` (2)`, ` (3)`…, skipping any suffixed name already taken,
+    /// and never `reserved`. A suffixed name is cut shorter to leave room for its suffix.
     static func deduplicated(_ names: [[UInt8]], reserved: Set<[UInt8]> = []) -> [[UInt8]] {
+        let fittedNames = names.map { fitted($0) }
+        let wanted = Set(fittedNames)
         var taken = reserved
-        var wanted: [[UInt8]: Int] = [:]
-        for name in names { wanted[name, default: 0] += 1 }
-        var result: [[UInt8]] = []
-        var firstClaimed: Set<[UInt8]> = []
-        for name in names {
-            if !taken.contains(name) && firstClaimed.insert(name).inserted {
-                taken.insert(name)
-                result.append(name)
-                continue
+        return zip(names, fittedNames).map { name, fittedName in
+            if taken.insert(fittedName).inserted { return fittedName }
+            func numbered(_ n: Int) -> [UInt8] {
+                let suffix = Array(" (\(n))".utf8)
+                return fitted(name, limit: maxNameBytes - suffix.count) + suffix
             }
             var n = 2
-            while taken.contains(name + Array(" (\(n))".utf8)) || wanted[name + Array(" (\(n))".utf8)] != nil { n += 1 }
-            let unique = name + Array(" (\(n))".utf8)
-            taken.insert(unique)
-            result.append(unique)
+            while taken.contains(numbered(n)) || wanted.contains(numbered(n)) { n += 1 }
+            taken.insert(numbered(n))
+            return numbered(n)
         }
-        return result
     }
 }

@@ -63,12 +63,27 @@ public struct FUSEArguments: Sendable {
             mountpoint = context.positional[1]
         }
         if let mount = options.mountpoint { mountpoint = String(cString: mount); free(mount) }
+        libfuseArguments = (0..<Int(args.argc)).map { String(cString: args.argv[$0]!) }
+        if let unknown = Self.unknownFlag(in: libfuseArguments) {
+            throw Failure(message: "unknown option \(unknown); see 'assetfs --help' for the options")
+        }
         foreground = options.foreground != 0
         debug = options.debug != 0
         singleThreaded = options.singlethread != 0
         showHelp = options.show_help != 0
         showVersion = options.show_version != 0
-        libfuseArguments = (0..<Int(args.argc)).map { String(cString: args.argv[$0]!) }
+    }
+
+    /// The first dash option (`-x`, `--bogus`) left for `fuse_session_new` that it would refuse.
+    /// Asked now, so that the option is named instead of SOURCE or MOUNTPOINT looked for first.
+    static func unknownFlag(in libfuseArguments: [String]) -> String? {
+        var rest = libfuseArguments.dropFirst()[...]
+        while let argument = rest.popFirst() {
+            if argument == "-o" { _ = rest.popFirst(); continue }
+            if argument.hasPrefix("-o") { continue }
+            if argument.hasPrefix("-"), FUSEMount.refusal(of: ["assetfs", argument]) != nil { return argument }
+        }
+        return nil
     }
 
     static func makeArgs(_ strings: [String]) -> fuse_args {

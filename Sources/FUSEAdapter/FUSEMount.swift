@@ -8,7 +8,7 @@ import Posix
 public final class FUSEMount: @unchecked Sendable {
     private let operations: FUSEOperations
     private let session: OpaquePointer
-    private let mountpoint: String
+    let mountpoint: String
 
     public struct Failure: Error, Sendable { public var message: String }
 
@@ -29,36 +29,44 @@ public final class FUSEMount: @unchecked Sendable {
             fuse_session_destroy(session)
             throw Failure(message: "cannot install signal handlers")
         }
-        guard fuse_session_mount(session, mountpoint) == 0 else {
+        let (status, messages) = LibfuseLog.capturing { fuse_session_mount(session, mountpoint) }
+        guard status == 0 else {
             fuse_remove_signal_handlers(session)
             fuse_session_destroy(session)
-            throw Failure(message: "cannot mount on \(mountpoint) (is /dev/fuse there, and fuse3 installed?)")
+            throw Failure(message: MountFailure.message(mountpoint: mountpoint, libfuseMessages: messages))
         }
     }
 
     /// Checks `libfuseArguments` the way the mount will use them, without mounting: an unknown
     /// option is one line naming it, before any time is spent scanning the source.
     public static func validate(libfuseArguments: [String]) throws(Failure) {
+        if let reason = refusal(of: libfuseArguments) { throw Failure(message: "\(reason); see 'assetfs --help' for the options") }
+    }
+
+    /// libfuse's reason for refusing `libfuseArguments` (program name first) in
+    /// `fuse_session_new`, or nil when it takes them.
+    static func refusal(of libfuseArguments: [String]) -> String? {
         var ops = fuse_lowlevel_ops()
         let (session, messages) = LibfuseLog.capturing { () -> OpaquePointer? in
             var args = FUSEArguments.makeArgs(libfuseArguments)
             defer { fuse_opt_free_args(&args) }
             return fuse_session_new(&args, &ops, MemoryLayout<fuse_lowlevel_ops>.size, nil)
         }
-        guard let session else {
-            let reason = messages.first ?? "options refused"
-            throw Failure(message: "\(reason); see 'assetfs --help' for the options")
-        }
+        guard let session else { return messages.first ?? "options refused" }
         fuse_session_destroy(session)
+        return nil
     }
 
-    /// Goes to the background unless `foreground` (the parent exits once the mount is ready,
-    /// as sshfs does), calls `started`, and serves requests until unmounted or signalled; then
-    /// calls `stopping`, which must end everything that may still reply or notify (renders, the
-    /// watcher) before the session goes.
-    public func run(foreground: Bool, singleThreaded: Bool, started: () -> Void, stopping: () -> Void) -> Int32 {
-        _ = fuse_daemonize(foreground ? 1 : 0)
-        started()
+    /// Goes to the background unless `foreground` (the parent exits once the mount serves, or
+    /// with the failure); calls `prepare` in the process that will serve (requests wait in the
+    /// kernel meanwhile), `started` once it serves, and serves requests until unmounted or
+    /// signalled; then calls `stopping`, which must end everything that may still reply or
+    /// notify (renders, the watcher) before the session goes.
+    public func run(foreground: Bool, singleThreaded: Bool, prepare: () -> Void, started: @escaping @Sendable () -> Void,
+                    stopping: () -> Void) -> Int32 {
+        let daemon = foreground ? nil : try? Daemon.detach()  // nil only if fork fails: then it serves in the foreground
+        prepare()
+        whenServing { started(); daemon?.ready() }
         let status: Int32
         if singleThreaded {
             status = fuse_session_loop(session)

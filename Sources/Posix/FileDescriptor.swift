@@ -1,6 +1,7 @@
 internal import CLinux
 import Glibc
 
+
 /// An open file descriptor. A value type like swift-system's: the owner closes it.
 public struct FileDescriptor: Sendable, Hashable {
     public let rawValue: Int32
@@ -36,6 +37,23 @@ public struct FileDescriptor: Sendable, Hashable {
         return file
     }
 
+    /// `open(2)` with O_PATH: a handle on the place itself that reads nothing and asks its
+    /// filesystem nothing, so a FUSE mount's root can be held before its daemon serves.
+    public static func openPath(_ path: FilePath) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try syscall { path.withCString { clinux_open_path($0) } })
+    }
+
+    /// `open(2)` for appending (every write lands at the end, whoever else writes), created
+    /// with `permissions` if missing, close-on-exec.
+    public static func openForAppending(_ path: FilePath, permissions: UInt32 = 0o600) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode_t(permissions)) } })
+    }
+
+    /// `open(2)` for reading and writing, close-on-exec (a device such as /dev/fuse).
+    public static func openReadWrite(_ path: FilePath) throws(Errno) -> FileDescriptor {
+        FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_RDWR | O_CLOEXEC) } })
+    }
+
     /// `open(2)` for writing, created with `permissions` if missing, truncated.
     public static func create(_ path: FilePath, permissions: UInt32 = 0o644) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode_t(permissions)) } })
@@ -61,6 +79,26 @@ public struct FileDescriptor: Sendable, Hashable {
         return result
     }
 
+    /// `read(2)`: what one read gives, up to `count` bytes (from a pipe: [] once every writer is gone).
+    public func read(upTo count: Int) throws(Errno) -> [UInt8] {
+        var result = [UInt8](repeating: 0, count: count)
+        let n = try result.withUnsafeMutableBytes { buffer in
+            Result { () throws(Errno) in try syscall { Glibc.read(rawValue, buffer.baseAddress!, count) } }
+        }.get()
+        result.removeLast(count - n)
+        return result
+    }
+
+    /// The whole file, for files whose size `stat` does not tell (those under /proc).
+    public func readToEnd() throws(Errno) -> [UInt8] {
+        var result: [UInt8] = []
+        while true {
+            let chunk = try read(upTo: 65536, at: Int64(result.count))
+            result += chunk
+            if chunk.count < 65536 { return result }
+        }
+    }
+
     /// Writes all of `bytes`.
     public func writeAll<C: Collection>(_ bytes: C) throws(Errno) where C.Element == UInt8 {
         let array = Array(bytes)
@@ -72,6 +110,12 @@ public struct FileDescriptor: Sendable, Hashable {
                 }
             }.get()
         }
+    }
+
+    /// `fstatvfs(2)`, for its answer only: on a FUSE mount it is a request the daemon must serve.
+    public func checkFileSystem() throws(Errno) {
+        var info = statvfs()
+        _ = try syscall { fstatvfs(rawValue, &info) }
     }
 
     public func status() throws(Errno) -> FileStatus {

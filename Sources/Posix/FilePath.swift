@@ -32,9 +32,13 @@ public struct FilePath: Hashable, Sendable, Comparable, CustomStringConvertible 
         return Array(slice)
     }
 
-    /// The folder holding this path (empty for a single relative name).
+    /// The folder holding the last component (`dirname`): `/a/b` → `/a`, `/a` → `/`; for a
+    /// relative path, `a/b` → `a` and `a` → the empty path (the folder it is relative to).
     public var parent: FilePath {
-        FilePath(bytes: Array(bytes[..<(bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
+        guard let slash = bytes.dropLast().lastIndex(of: UInt8(ascii: "/")) else {
+            return FilePath(bytes: bytes.first == UInt8(ascii: "/") ? [UInt8(ascii: "/")] : [])
+        }
+        return FilePath(bytes: slash == 0 ? [UInt8(ascii: "/")] : Array(bytes[..<slash]))
     }
 
     public var components: [[UInt8]] {

@@ -1,14 +1,15 @@
 import Glibc
 import Synchronization
 
-/// One line per problem: to stderr in the foreground, to syslog once the daemon is in the background.
+/// One line per problem: to stderr in the foreground; once the daemon is in the background, to
+/// syslog, or to a file (`-o log=FILE`, or where there is no syslog to take it).
 public enum Log {
-    public enum Destination: Sendable { case standardError, syslog }
+    public enum Destination: Sendable { case standardError, syslog, file(FileDescriptor) }
     private static let state = Mutex<(destination: Destination, debug: Bool)>((.standardError, false))
 
     public static func configure(destination: Destination, debug: Bool) {
         state.withLock { $0 = (destination, debug) }
-        if destination == .syslog { openlog("assetfs", LOG_PID, LOG_DAEMON) }
+        if case .syslog = destination { openlog("assetfs", LOG_PID, LOG_DAEMON) }
     }
 
     public static var isDebug: Bool { state.withLock { $0.debug } }
@@ -26,6 +27,23 @@ public enum Log {
             try? FileDescriptor.standardError.writeAll(Array("assetfs: \(message)\n".utf8))
         case .syslog:
             message.withCString { text in withVaList([text]) { vsyslog(priority, "%s", $0) } }
+        case .file(let file):
+            // One write per line: with O_APPEND, lines from several threads never interleave.
+            try? file.writeAll(Array("\(timestamp()) assetfs[\(getpid())]: \(message)\n".utf8))
         }
+    }
+
+    /// Now in ISO 8601, UTC, to the millisecond: `2025-01-31T12:00:00.123Z`.
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var parts = tm()
+        var seconds = now.tv_sec
+        gmtime_r(&seconds, &parts)
+        var buffer = [CChar](repeating: 0, count: 32)
+        let length = strftime(&buffer, buffer.count, "%Y-%m-%dT%H:%M:%S", &parts)
+        let milliseconds = now.tv_nsec / 1_000_000
+        let fraction = milliseconds < 10 ? "00\(milliseconds)" : milliseconds < 100 ? "0\(milliseconds)" : "\(milliseconds)"
+        return String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self) + ".\(fraction)Z"
     }
 }

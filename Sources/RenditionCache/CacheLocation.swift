@@ -18,9 +18,7 @@ public enum CacheLocation {
         }
         let readable = realSource.components.last.map { String(decoding: $0, as: UTF8.self) } ?? "root"
         let safe = String(readable.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "_" }.prefix(40))
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in realSource.bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(realSource.bytes), radix: 16)
         return base.appending(Array("assetfs".utf8)).appending(Array("\(safe)-\(hex).sqlite".utf8))
     }
 

@@ -41,13 +41,34 @@ import Testing
     @Test func unknownWarmOption() throws { try expectUsageError(["warm", "-o", "bogus_opt", "{source}"], naming: ["bogus_opt"]) }
     @Test func warmWithoutSource() throws { try expectUsageError(["warm"], naming: ["SOURCE"]) }
     @Test func statsOfSomethingNotMounted() throws { try expectUsageError(["stats", "{source}"], naming: ["{source}"]) }
+    @Test func unknownFlag() throws { try expectUsageError(["-x"], naming: ["unknown option -x"]) }
+    @Test func unknownLongFlagBeforeArguments() throws { try expectUsageError(["--bogus", "{source}", "{mnt}"], naming: ["unknown option --bogus"]) }
+
+    /// OUTPUT is INPUT under its own name, a symbolic link or a hard link: refused, INPUT intact.
+    @Test func renderNeverOverwritesItsInput() throws {
+        try withScratch(.small) { scratch in
+            let input = scratch.path + "/in.jpg"
+            let photo = try TestData.contents("cameras/Casio_EX-S1.jpg")
+            try RawFiles.write(photo, to: Array(input.utf8))
+            #expect(symlink(input, scratch.path + "/symbolic.jpg") == 0)
+            #expect(link(input, scratch.path + "/hard.jpg") == 0)
+            for output in [input, scratch.path + "/symbolic.jpg", scratch.path + "/hard.jpg", scratch.path + "/../\(URL(fileURLWithPath: scratch.path).lastPathComponent)/in.jpg"] {
+                let result = AssetFS.run(["render", input, output], timeout: 60)
+                #expect(result.status != 0, "render \(input) \(output) → exit 0")
+                #expect(result.errorLines.count == 1 && result.err.contains("same file"), "render \(output): \(result.err)")
+                #expect((try? RawFiles.read(Array(input.utf8)).get()) == photo, "the input changed after render to \(output)")
+            }
+            let other = AssetFS.run(["render", input, scratch.path + "/out.jpg"], timeout: 60)
+            #expect(other.status == 0, "render to another file: \(other.err)")
+        }
+    }
 
     @Test func helpMentionsEveryOption() {
         for flag in ["--help", "-h"] {
             let result = AssetFS.run([flag], timeout: 60)
             #expect(result.status == 0, "\(flag): exit \(result.status) \(result.err)")
             let text = result.out + result.err
-            for option in ["cache=", "cache_size=", "thumbnail_size=", "fullscreen_size=", "quality=", "follow_symlinks"] {
+            for option in ["cache=", "cache_size=", "thumbnail_size=", "fullscreen_size=", "quality=", "follow_symlinks", "log="] {
                 #expect(text.contains(option), "\(flag) does not mention \(option)")
             }
             #expect(text.contains("SOURCE") && text.contains("MOUNTPOINT"))

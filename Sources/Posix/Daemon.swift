@@ -1,0 +1,42 @@
+import Glibc
+
+/// Going to the background as `fuse_daemonize` does (fork, new session, stdio to /dev/null, cwd
+/// `/`), except that the parent stays until the child says it is ready, and otherwise exits with
+/// the child's failure. `fuse_daemonize` lets the parent exit 0 at once, so a mount that failed
+/// after it (libfuse refusing the kernel's INIT, for one) still looked like a success.
+public struct Daemon: Sendable {
+    private let readiness: FileDescriptor
+
+    /// Forks. Returns in the child only: the parent waits for `ready()` and exits 0, or for the
+    /// child to end without it and exits with its status (never 0). Until `ready()` the child
+    /// keeps stdin, stdout, stderr and the working folder, so its errors reach the caller.
+    public static func detach() throws(Errno) -> Daemon {
+        var ends: [Int32] = [-1, -1]
+        _ = try syscall { pipe(&ends) }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // no program started later inherits it
+        let child = try syscall { fork() }
+        if child == 0 {
+            Glibc.close(ends[0])
+            _ = setsid()
+            return Daemon(readiness: FileDescriptor(rawValue: ends[1]))
+        }
+        Glibc.close(ends[1])
+        let said = (try? FileDescriptor(rawValue: ends[0]).read(upTo: 1)) ?? []
+        if !said.isEmpty { _exit(0) }
+        var status: Int32 = 0
+        _ = try? syscall { waitpid(child, &status, 0) }
+        let exitStatus = (status >> 8) & 0xFF  // WEXITSTATUS; a signal (low bits) leaves it 0
+        _exit(exitStatus == 0 ? 1 : exitStatus)
+    }
+
+    /// Lets the parent exit 0 and lets go of the terminal and the working folder.
+    public func ready() {
+        _ = chdir("/")
+        if let null = try? FileDescriptor.openReadWrite(FilePath("/dev/null")) {
+            for target in Int32(0)...2 { _ = try? syscall { dup2(null.rawValue, target) } }
+            if null.rawValue > 2 { null.close() }
+        }
+        try? readiness.writeAll([1])
+        readiness.close()
+    }
+}

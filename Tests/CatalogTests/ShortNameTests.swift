@@ -1,0 +1,86 @@
+import Testing
+@testable import Catalog
+
+/// Names longer than 255 bytes (NAME_MAX of ordinary disks) are shortened so that copies out of
+/// the mount work: the end kept, `…` and a hash of the whole name in front.
+@Suite struct ShortNameTests {
+    func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+    @Test func aLongNameKeepsItsEndBehindAnEllipsisAndAHash() {
+        let name = bytes("2024／" + String(repeating: "x", count: 120) + "／Day " + String(repeating: "y", count: 140))
+        #expect(name.count == 274)
+        // 490da29d: the first 8 hex digits of 64-bit FNV-1a of `name` (computed with Python).
+        let expected = "…490da29d " + String(repeating: "x", count: 96) + "／Day " + String(repeating: "y", count: 140)
+        #expect(text(Naming.fitted(name)) == expected)
+        #expect(Naming.fitted(name).count == 255)
+    }
+
+    @Test func namesThatFitAreLeftAlone() {
+        for length in [1, 200, 255] {
+            let name = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+            #expect(Naming.fitted(name) == name)
+        }
+    }
+
+    @Test func nestedAlbumsWithOneLongEndingStayApartAndCanBeLookedUp() throws {
+        let deep = String(repeating: "d", count: 200) + "/" + String(repeating: "e", count: 100)
+        let catalog = try ScratchCatalog()
+        try catalog.apply("a/\(deep)", ["1.jpg"])
+        try catalog.apply("b/\(deep)", ["2.jpg"])
+        let names = (catalog.store.entries(of: .groups, after: 0, limit: 10) ?? []).map(\.name)
+        #expect(names.count == 2)
+        #expect(names.allSatisfy { $0.count <= 255 && $0.starts(with: Naming.ellipsis) })
+        #expect(names.allSatisfy { $0.suffix(100) == [UInt8](repeating: UInt8(ascii: "e"), count: 100) })
+        #expect(Set(names).count == 2)
+        let album = try #require(catalog.store.child(of: .groups, named: names[1]))
+        #expect(catalog.store.entries(of: album, after: 1, limit: 10)?.map(\.name) == [bytes("2")])
+        let again = try ScratchCatalog()
+        try again.apply("a/\(deep)", ["1.jpg"])
+        #expect(again.store.entries(of: .groups, after: 0, limit: 10)?.first?.name == names[0], "the same name every time")
+    }
+
+    @Test func neverCutsInsideAUTF8Sequence() {
+        for prefix in 0..<4 {
+            let name = bytes(String(repeating: "a", count: prefix) + String(repeating: "😀", count: 100))
+            let fitted = Naming.fitted(name)
+            #expect(fitted.count <= 255 && fitted.count >= 252, "prefix \(prefix): \(fitted.count) bytes")
+            #expect(String(validating: fitted, as: UTF8.self) != nil, "prefix \(prefix): not valid UTF-8")
+            #expect(fitted.hasSuffix(bytes("😀😀")))
+        }
+    }
+
+    @Test func bytesThatAreNotUTF8AreKeptAsBytes() {
+        let name = bytes("bad") + [UInt8](repeating: 0xFF, count: 300)
+        #expect(Naming.fitted(name).count == 255)
+        #expect(Naming.fitted(name).suffix(243) == [UInt8](repeating: 0xFF, count: 243)[...])
+        let strays = [UInt8](repeating: 0x80, count: 300)  // continuation bytes with nothing to continue
+        #expect((252...255).contains(Naming.fitted(strays).count))
+    }
+
+    @Test func numberedDuplicatesFitToo() throws {
+        let long = [UInt8](repeating: UInt8(ascii: "n"), count: 254)
+        let names = Naming.deduplicated([long, long, long])
+        #expect(names[0] == long)
+        #expect(names[1].count <= 255 && names[1].hasSuffix(bytes(" (2)")) && names[1].starts(with: Naming.ellipsis))
+        #expect(names[2].count <= 255 && names[2].hasSuffix(bytes(" (3)")))
+        #expect(Set(names).count == 3)
+        let catalog = try ScratchCatalog()
+        try catalog.apply("", ["b.jpg"], subfolders: ["Pictures"])
+        try catalog.apply("Pictures", ["a.jpg"])
+        #expect(catalog.names(.groups) == ["Pictures", "Pictures (2)"], "short names keep the plain suffix")
+    }
+
+    @Test func longAssetNamesFit() throws {
+        let stem = String(repeating: "p", count: 260)
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["\(stem).jpg", "\(stem).jpeg"])
+        let names = (catalog.store.entries(of: try #require(catalog.node("groups/A")), after: 1, limit: 10) ?? []).map(\.name)
+        #expect(names.allSatisfy { $0.count <= 255 })
+        #expect(Set(names).count == 2)
+        #expect(names.map { text(Array($0.suffix(5))) } == [".jpeg", "p.jpg"])
+    }
+}
+
+extension Array where Element == UInt8 {
+    func hasSuffix(_ suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+}
