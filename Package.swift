@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
@@ -29,7 +30,8 @@ let package = Package(
         .target(name: "RenditionCache", dependencies: ["CSQLite", "Posix"]),
         .target(name: "AssetFS", dependencies: ["Catalog", "PhotoSource", "Renditions", "RenditionCache", "Posix"]),
         .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "Posix"]),
-        .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Renditions", "RenditionCache", "PhotoSource", "Posix"]),
+        .target(name: "DesktopThumbnails", dependencies: ["CPNG", "Posix"]),
+        .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI"]),
 
         // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
@@ -40,6 +42,7 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "Posix"]),
         .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Renditions", "RenditionCache", "Posix", "TestFixtures"]),
+        .testTarget(name: "DesktopThumbnailsTests", dependencies: ["DesktopThumbnails", "Posix"]),
         .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix", "TestFixtures"]),
     ]
 )
