@@ -59,7 +59,7 @@ import Testing
         #expect(MD5.hex(Array(message.utf8)) == digest)
     }
 
-    /// Many blocks: `head -c 1000 /dev/zero | tr '\\0' a | md5sum`.
+    /// Many blocks: `head -c 1000 /dev/zero | tr '\0' a | md5sum`.
     @Test func thousandBytes() {
         #expect(MD5.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1000)) == "cabe45dcc9ae5b66ba86600cca6b8ba8")
     }
