@@ -36,9 +36,10 @@ struct ThumbnailsCommand {
                             (mount with -o thumbnail_size=1024 for sharp x-large and xx-large)
           --force           write every thumbnail again, valid or not
 
-        A photo that cannot be rendered gets a failure entry (fail/assetfs-<version>/) for its
-        original; its thumbnail.jpg and fullscreen.jpg show a placeholder, and so do their icons.
-        Run it as the user who browses (not through sudo). Exits 1 if any file got no thumbnail.
+        A photo that cannot be rendered gets failure entries (fail/assetfs-<version>/) for its
+        original and source photo ("no picture"); its thumbnail.jpg and fullscreen.jpg show
+        assetfs's placeholder, and so do their icons. Run it as the user who browses (not through
+        sudo). Exits 1 if a thumbnail could not be written or a file not be looked at.
         """
 
     let mountpoint: String
@@ -114,7 +115,7 @@ struct ThumbnailsCommand {
         }
         let files = jobs.reduce(0) { $0 + $1.files.count }
         let progress = Progress(total: jobs.count)
-        let tally = Mutex(Tally())
+        let tally = Mutex(Outcome())
         let seeder = Seeder(store: store, sizes: sizes, force: force)
         DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
             let outcome = seeder.seed(jobs[index])
@@ -123,7 +124,7 @@ struct ThumbnailsCommand {
         }
         progress.finish()
         let result = tally.withLock { $0 }
-        print("thumbnails: wrote \(result.written), already valid \(result.current), failed \(result.failed.count) (\(files) files in \(jobs.count) groups; sizes \(sizes.map(\.rawValue).joined(separator: ",")); into \(root))")
+        print("thumbnails: wrote \(result.written), already valid \(result.current), no picture \(result.unavailable), failed \(result.failed.count) (\(files) files in \(jobs.count) groups; sizes \(sizes.map(\.rawValue).joined(separator: ",")); into \(root))")
         for reason in result.failed.sorted() { print("  failed: \(reason)") }
         return result.failed.isEmpty ? 0 : 1
     }
@@ -195,20 +196,19 @@ struct ThumbnailsCommand {
 
     // MARK: Seeding
 
+    /// Files whose thumbnails were written, were valid already, have a failure entry (a photo
+    /// assetfs cannot render, or whose rendition cannot be read), and what went wrong otherwise.
     struct Outcome {
         var written = 0
         var current = 0
+        var unavailable = 0
         var failed: [String] = []
-    }
 
-    struct Tally {
-        var written = 0
-        var current = 0
-        var failed: [String] = []
-        mutating func add(_ outcome: Outcome) {
-            written += outcome.written
-            current += outcome.current
-            failed += outcome.failed
+        mutating func add(_ other: Outcome) {
+            written += other.written
+            current += other.current
+            unavailable += other.unavailable
+            failed += other.failed
         }
     }
 
@@ -232,10 +232,17 @@ struct ThumbnailsCommand {
                     outcome.failed.append("\(file.path): cannot stat it")
                 }
             }
-            let missing = subjects.filter { entry in
-                force || !sizes.allSatisfy { store.isCurrent(store.path(of: entry.subject, size: $0), for: entry.subject) }
+            // Done already: valid thumbnails in every size, or our failure entry for this very file.
+            var missing: [(file: File, subject: ThumbnailSubject)] = []
+            for entry in subjects {
+                if !force && sizes.allSatisfy({ store.isCurrent(store.path(of: entry.subject, size: $0), for: entry.subject) }) {
+                    outcome.current += 1
+                } else if !force && store.isCurrent(store.failurePath(of: entry.subject), for: entry.subject) {
+                    outcome.unavailable += 1
+                } else {
+                    missing.append(entry)
+                }
             }
-            outcome.current += subjects.count - missing.count
             guard !missing.isEmpty else { return outcome }
 
             // A broken photo: its renditions show assetfs's placeholder (so their icons do too), but
@@ -256,7 +263,8 @@ struct ThumbnailsCommand {
                 do {
                     if noPicture {
                         try store.storeFailure(subject)
-                        outcome.failed.append("\(file.path): \(pictureError ?? "the photo cannot be rendered (user.assetfs.error)")")
+                        outcome.unavailable += 1
+                        if let pictureError { Log.warning("\(file.path): no thumbnail: \(pictureError)") }
                     } else {
                         for size in sizes {
                             let picture = pictures[size]!
@@ -280,7 +288,11 @@ struct ThumbnailsCommand {
                 guard let photoTime else { return nil }
                 return ThumbnailSubject(path: file.path.bytes, modificationSeconds: photoTime, size: nil, mimeType: mime)
             }
-            guard let status = try? FileStatus(path: file.path) else { return nil }
+            guard let status = try? FileStatus(path: file.path) else {
+                // A rendition of a broken photo under -o broken=error fails stat (EIO): a failure entry it gets.
+                guard file.kind == .thumbnail, let photoTime else { return nil }
+                return ThumbnailSubject(path: file.path.bytes, modificationSeconds: photoTime, size: nil, mimeType: mime)
+            }
             return ThumbnailSubject(path: file.path.bytes, modificationSeconds: seconds(status.modificationNanoseconds),
                                     size: status.size, mimeType: mime)
         }

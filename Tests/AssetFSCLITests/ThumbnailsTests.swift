@@ -71,7 +71,7 @@ extension Mounted {
                 let seed = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
                 let allFiles = (0..<Self.library.albums.count).flatMap { Self.files(of: $0, mount: mount.bytes, source: scratch.sourceBytes) }
                 #expect(seed.status == 0, "\(seed.out) \(seed.err)")
-                #expect(seed.out.hasPrefix("thumbnails: wrote \(allFiles.count), already valid 0, failed 0"), "\(seed.out)")
+                #expect(seed.out.hasPrefix("thumbnails: wrote \(allFiles.count), already valid 0, no picture 0, failed 0"), "\(seed.out)")
                 let seeded = try mount.stats()
                 #expect(seeded.renders == warmed.renders && seeded.cacheMisses == warmed.cacheMisses && seeded.renderFailures == 0,
                         "seeding rendered: before \(warmed), after \(seeded)")
@@ -105,7 +105,7 @@ extension Mounted {
 
                 // Again: everything is still valid, nothing is written.
                 let again = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
-                #expect(again.status == 0 && again.out.hasPrefix("thumbnails: wrote 0, already valid \(allFiles.count), failed 0"), "\(again.out)")
+                #expect(again.status == 0 && again.out.hasPrefix("thumbnails: wrote 0, already valid \(allFiles.count), no picture 0, failed 0"), "\(again.out)")
                 // The watch does see a photo read: an original, through the mount.
                 let original = Command.run("cat", [mount.point + "/groups/Plain/one/original.jpg"])
                 #expect(original.status == 0 && !opens.photoEvents().isEmpty, "inotify saw no read of an original")
@@ -131,6 +131,36 @@ extension Mounted {
                     }
                 }
                 #expect(!FileManager.default.fileExists(atPath: cache + "/thumbnails/large"))
+            }
+        }
+
+        /// A photo assetfs cannot render: its original and source photo get failure entries
+        /// (fail/assetfs-<version>/, named like thumbnails); its renditions show the placeholder,
+        /// so their thumbnails do too. Under -o broken=error (renditions fail with EIO) every
+        /// file of the asset gets a failure entry. Either way the run succeeds, and a second run
+        /// finds everything done.
+        @Test(arguments: [("", 2), ("broken=error", 6)])
+        func brokenPhotosGetFailureEntries(option: String, unavailable: Int) throws {
+            let library = Library(sourceName: "Photos", albums: [
+                Library.Album(name: Self.b("Mixed"), assets: [
+                    Library.Asset(name: Self.b("a-good"), source: Self.b("Mixed/a-good.jpg"), sample: "cameras/Casio_EX-S1.jpg"),
+                    Library.Asset(name: Self.b("broken"), source: Self.b("Mixed/broken.jpg"), sample: "malformed/missing-sos.jpg"),
+                ]),
+            ])
+            try withScratch(library) { scratch in
+                let mount = try scratch.mount(options: option.isEmpty ? [] : [option])
+                let cache = scratch.path + "/xdg-cache"
+                let seed = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
+                #expect(seed.status == 0, "\(seed.out) \(seed.err)")
+                #expect(seed.out.hasPrefix("thumbnails: wrote \(13 - unavailable), already valid 0, no picture \(unavailable), failed 0"), "\(seed.out)")
+                let version = AssetFS.run(["--version"]).out.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                for file in [mount.groups / "Mixed" / "broken" / "original.jpg", scratch.sourceBytes / "Mixed" / "broken.jpg"] {
+                    let uri = Self.gioInfo([file], cache: cache)[0].uri
+                    let entry = cache + "/thumbnails/fail/assetfs-\(version)/" + md5(uri) + ".png"
+                    #expect(FileManager.default.fileExists(atPath: entry), "\(uri): no failure entry \(entry)")
+                }
+                let again = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
+                #expect(again.out.hasPrefix("thumbnails: wrote 0, already valid \(13 - unavailable), no picture \(unavailable), failed 0"), "\(again.out)")
             }
         }
 
