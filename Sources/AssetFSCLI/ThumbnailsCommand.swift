@@ -114,6 +114,7 @@ struct ThumbnailsCommand {
             throw UsageError("thumbnails: cannot list \(mount): \(error)")
         }
         let files = jobs.reduce(0) { $0 + $1.files.count }
+        let posters = jobs.filter { $0.assetFolder == nil }.count
         let progress = Progress(total: jobs.count)
         let tally = Mutex(Outcome())
         let seeder = Seeder(store: store, sizes: sizes, force: force)
@@ -124,7 +125,7 @@ struct ThumbnailsCommand {
         }
         progress.finish()
         let result = tally.withLock { $0 }
-        print("thumbnails: wrote \(result.written), already valid \(result.current), no picture \(result.unavailable), failed \(result.failed.count) (\(files) files in \(jobs.count) groups; sizes \(sizes.map(\.rawValue).joined(separator: ",")); into \(root))")
+        print("thumbnails: wrote \(result.written), already valid \(result.current), no picture \(result.unavailable), failed \(result.failed.count) (\(files) files of \(jobs.count - posters) photos and \(posters) albums; sizes \(sizes.map(\.rawValue).joined(separator: ",")); into \(root))")
         for reason in result.failed.sorted() { print("  failed: \(reason)") }
         return result.failed.isEmpty ? 0 : 1
     }
