@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CLinux"),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
@@ -30,7 +31,8 @@ let package = Package(
         .target(name: "RenditionCache", dependencies: ["SQLiteDatabase", "Posix"]),
         .target(name: "AssetFS", dependencies: ["Catalog", "PhotoSource", "Renditions", "RenditionCache", "SQLiteDatabase", "Posix"]),
         .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "Catalog", "Posix"]),
-        .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix"]),
+        .target(name: "DesktopThumbnails", dependencies: ["CPNG", "Posix"]),
+        .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI"]),
 
         // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
@@ -41,6 +43,7 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Catalog", "PhotoSource", "Renditions", "RenditionCache", "Posix", "TestFixtures"]),
+        .testTarget(name: "DesktopThumbnailsTests", dependencies: ["DesktopThumbnails", "Posix"]),
         .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix", "TestFixtures"]),
     ]
 )

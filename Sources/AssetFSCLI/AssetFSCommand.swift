@@ -20,6 +20,9 @@ public enum AssetFSCommand {
                 return try RenderCommand(arguments: Array(arguments.dropFirst())).run()
             case "warm":
                 return try WarmCommand(arguments: Array(arguments.dropFirst())).run()
+            case "thumbnails":
+                if arguments.contains("--help") { print(ThumbnailsCommand.usage); return 0 }
+                return try ThumbnailsCommand(arguments: Array(arguments.dropFirst())).run()
             case "stats":
                 return try StatsCommand.run(Array(arguments.dropFirst()))
             case "cache":

@@ -5,6 +5,7 @@ enum Help {
                assetfs render [--size N] [--quality Q] INPUT OUTPUT
                assetfs warm [--fullscreen] [-o OPTIONS] SOURCE
                assetfs stats MOUNTPOINT
+               assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
                assetfs cache stats|prune|clear [-o OPTIONS] SOURCE
 
         Mounts the photo folder SOURCE read-only on MOUNTPOINT as

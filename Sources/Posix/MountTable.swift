@@ -1,15 +1,35 @@
-/// The mounts this process sees (`/proc/self/mountinfo`).
+/// The mounts this process sees (`/proc/self/mountinfo`), as bytes: mount points and sources
+/// need not be UTF-8.
 public enum MountTable {
-    /// Every mount point, octal escapes (`\040` for a space…) undone, as bytes.
-    public static func mountPoints() throws(Errno) -> Set<FilePath> {
+    public struct Entry: Sendable, Equatable {
+        public var mountpoint: [UInt8]
+        public var type: [UInt8]
+        public var source: [UInt8]
+    }
+
+    /// Every mount, in the order the kernel lists them (a later one on the same point is on top).
+    public static func entries() throws(Errno) -> [Entry] {
         let file = try FileDescriptor.openReadOnly(FilePath("/proc/self/mountinfo"))
         defer { file.close() }
-        let text = try file.readToEnd()
-        // "36 35 98:0 /root /mnt/point rw,… - type source options": the 5th field.
-        return Set(text.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
-            return fields.count > 4 ? FilePath(bytes: unescaped(fields[4])) : nil
-        })
+        return try file.readToEnd().split(separator: UInt8(ascii: "\n")).compactMap(parse)
+    }
+
+    /// Every mount point.
+    public static func mountPoints() throws(Errno) -> Set<FilePath> {
+        Set(try entries().map { FilePath(bytes: $0.mountpoint) })
+    }
+
+    /// The topmost mount on `mountpoint`.
+    public static func entry(at mountpoint: [UInt8]) -> Entry? {
+        (try? entries())?.last { $0.mountpoint == mountpoint }
+    }
+
+    /// "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTIONS [OPTIONAL...] - TYPE SOURCE SUPEROPTIONS".
+    static func parse(_ line: ArraySlice<UInt8>) -> Entry? {
+        let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
+        guard fields.count > 6, let dash = fields[6...].firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
+              dash + 2 < fields.count else { return nil }
+        return Entry(mountpoint: unescaped(fields[4]), type: Array(fields[dash + 1]), source: unescaped(fields[dash + 2]))
     }
 
     /// The kernel writes space, tab, newline and backslash in a path as `\` and three octal digits.

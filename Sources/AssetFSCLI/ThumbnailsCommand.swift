@@ -1,0 +1,316 @@
+import DesktopThumbnails
+import Dispatch
+import Glibc
+import Posix
+import Renditions
+import Synchronization
+
+/// `assetfs thumbnails [--source] [--sizes LIST] [--force] MOUNTPOINT`: seeds the Freedesktop
+/// thumbnail cache of the user who runs it (`$XDG_CACHE_HOME/thumbnails`, what GNOME Files,
+/// Thunar, Nemo and Dolphin look in first) for every file of a mounted library, so that a file
+/// manager opening an album finds its icons there instead of reading every `original.jpg` and
+/// `fullscreen.jpg` to draw them.
+///
+/// All pixels come from each asset's `thumbnail.jpg` (the album poster from itself): seeding
+/// renders thumbnails only (those not cached yet), never a fullscreen, and never reads an original
+/// or a source photo. What each thumbnail is checked against comes from `stat`, except for
+/// `fullscreen.jpg`: its size is known only once it is rendered, so its thumbnails carry no
+/// (optional) `Thumb::Size`, and its `Thumb::MTime` is the asset folder's, which assetfs gives
+/// every file of the folder (the photo's modification time).
+struct ThumbnailsCommand {
+    static let usage = """
+        usage: assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
+
+        Writes desktop thumbnails (Freedesktop Thumbnail Managing Standard) for every file of the
+        assetfs mount on MOUNTPOINT into the thumbnail cache of the user who runs it,
+        $XDG_CACHE_HOME/thumbnails (default ~/.cache/thumbnails), where file managers look first:
+        album posters, thumbnail.jpg, fullscreen.jpg and original.* in groups/, and the files of
+        the thumbnails/ and fullscreen/ views. Made from each photo's thumbnail.jpg, so it renders
+        thumbnails only (never a fullscreen) and reads no original. Thumbnails still valid are kept.
+
+        options:
+          --source          also the photos in SOURCE (the folder mounted), for desktops without
+                            thumbnailers for their formats
+          --sizes LIST      normal (128 px), large (256 px), x-large (512 px), xx-large (1024 px);
+                            default normal,large. None is larger than the mount's thumbnail.jpg
+                            (mount with -o thumbnail_size=1024 for sharp x-large and xx-large)
+          --force           write every thumbnail again, valid or not
+
+        A photo that cannot be rendered gets failure entries (fail/assetfs-<version>/) for its
+        original and source photo ("no picture"); its thumbnail.jpg and fullscreen.jpg show
+        assetfs's placeholder, and so do their icons. Run it as the user who browses (not through
+        sudo). Exits 1 if a thumbnail could not be written or a file not be looked at.
+        """
+
+    let mountpoint: String
+    let includeSource: Bool
+    let sizes: [ThumbnailSize]
+    let force: Bool
+
+    init(arguments: [String]) throws(UsageError) {
+        var rest = arguments[...]
+        var positional: [String] = [], source = false, force = false
+        var sizes: [ThumbnailSize] = [.normal, .large]
+        while let argument = rest.popFirst() {
+            switch argument {
+            case "--source": source = true
+            case "--force": force = true
+            case "--sizes":
+                guard let list = rest.popFirst() else { throw UsageError("thumbnails: --sizes needs a list, e.g. --sizes normal,large") }
+                sizes = try Self.parseSizes(list)
+            case _ where argument.hasPrefix("--sizes="):
+                sizes = try Self.parseSizes(String(argument.dropFirst("--sizes=".count)))
+            case _ where argument.hasPrefix("-") && argument.count > 1:
+                throw UsageError("thumbnails: unknown option '\(argument)'; see 'assetfs thumbnails --help'")
+            default: positional.append(argument)
+            }
+        }
+        guard positional.count == 1 else { throw UsageError("usage: assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT") }
+        mountpoint = positional[0]
+        includeSource = source
+        self.sizes = sizes
+        self.force = force
+    }
+
+    static func parseSizes(_ list: String) throws(UsageError) -> [ThumbnailSize] {
+        var sizes: [ThumbnailSize] = []
+        for name in list.split(separator: ",") {
+            guard let size = ThumbnailSize(rawValue: String(name)) else {
+                throw UsageError("thumbnails: unknown size '\(name)' (normal, large, x-large, xx-large)")
+            }
+            if !sizes.contains(size) { sizes.append(size) }
+        }
+        guard !sizes.isEmpty else { throw UsageError("thumbnails: --sizes needs at least one of normal, large, x-large, xx-large") }
+        return sizes.sorted()
+    }
+
+    func run() throws(UsageError) -> Int32 {
+        guard let mount = try? FilePath(mountpoint).resolved() else { throw UsageError("thumbnails: MOUNTPOINT '\(mountpoint)' does not exist") }
+        guard let entry = MountTable.entry(at: mount.bytes), entry.type == Array("fuse.assetfs".utf8) else {
+            throw UsageError("thumbnails: '\(mountpoint)' is not an assetfs mount (mount one with 'assetfs SOURCE \(mountpoint)')")
+        }
+        var sourceRoot: FilePath?
+        if includeSource {
+            let source = FilePath(bytes: entry.source)
+            guard (try? FileStatus(path: source))?.isDirectory == true else {
+                throw UsageError("thumbnails: --source: the mount's SOURCE '\(source)' (its fsname in /proc/self/mountinfo) is not a folder here")
+            }
+            sourceRoot = source
+        }
+        let environment = ["XDG_CACHE_HOME", "HOME"].reduce(into: [String: String]()) { env, key in
+            if let value = getenv(key) { env[key] = String(cString: value) }
+        }
+        guard let root = ThumbnailStore.defaultRoot(environment: environment) else {
+            throw UsageError("thumbnails: neither XDG_CACHE_HOME nor HOME is set: no thumbnail folder to write to")
+        }
+        if geteuid() == 0, let user = getenv("SUDO_USER").map({ String(cString: $0) }), user != "root" {
+            Log.warning("running as root through sudo: writing root's thumbnails (\(root)), not \(user)'s; run it as \(user) to seed theirs")
+        }
+        let version = AssetFSCommand.version.split(separator: " ").last.map(String.init) ?? "0"
+        let store = ThumbnailStore(root: root, failureFolder: "assetfs-\(version)", software: AssetFSCommand.version)
+
+        let jobs: [Job]
+        do { jobs = try Self.jobs(mount: mount, source: sourceRoot) } catch {
+            throw UsageError("thumbnails: cannot list \(mount): \(error)")
+        }
+        let files = jobs.reduce(0) { $0 + $1.files.count }
+        let posters = jobs.filter { $0.assetFolder == nil }.count
+        let progress = Progress(total: jobs.count)
+        let tally = Mutex(Outcome())
+        let seeder = Seeder(store: store, sizes: sizes, force: force)
+        DispatchQueue.concurrentPerform(iterations: jobs.count) { index in
+            let outcome = seeder.seed(jobs[index])
+            tally.withLock { $0.add(outcome) }
+            progress.advance()
+        }
+        progress.finish()
+        let result = tally.withLock { $0 }
+        print("thumbnails: wrote \(result.written), already valid \(result.current), no picture \(result.unavailable), failed \(result.failed.count) (\(files) files of \(jobs.count - posters) photos and \(posters) albums; sizes \(sizes.map(\.rawValue).joined(separator: ",")); into \(root))")
+        for reason in result.failed.sorted() { print("  failed: \(reason)") }
+        return result.failed.isEmpty ? 0 : 1
+    }
+
+    // MARK: What to seed
+
+    /// What a file is, for where its facts come from.
+    enum Kind: Sendable { case poster, thumbnail, fullscreen, original, source }
+
+    struct File: Sendable {
+        var path: FilePath
+        var kind: Kind
+    }
+
+    /// Files that share one picture: the album poster alone, or an asset's files (in the asset
+    /// folder, in the views, and its source photo), all drawn from `picture`.
+    struct Job: Sendable {
+        var picture: FilePath
+        /// The asset folder, for a photo's modification time and its `user.assetfs.error`; nil for a poster.
+        var assetFolder: FilePath?
+        var files: [File]
+    }
+
+    private static let slash = UInt8(ascii: "/")
+    private static let thumbnailName = Array("thumbnail.jpg".utf8)
+    private static let jpg = Array(".jpg".utf8)
+
+    /// Lists the mount (`readdir` only, which renders nothing) into jobs.
+    static func jobs(mount: FilePath, source: FilePath?) throws(Errno) -> [Job] {
+        let groups = mount.appending(Array("groups".utf8))
+        var jobs: [Job] = []
+        for album in try Directory.entries(of: groups).map(\.name).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+            let folder = groups.appending(album)
+            let names = try Directory.entries(of: folder).map(\.name).sorted { $0.lexicographicallyPrecedes($1) }
+            if names.contains(thumbnailName) {
+                let poster = folder.appending(thumbnailName)
+                jobs.append(Job(picture: poster, assetFolder: nil, files: [File(path: poster, kind: .poster)]))
+            }
+            // Each view holds `<asset>.jpg` for every asset; an album missing there (changed meanwhile) just has none.
+            func viewNames(_ view: String) -> Set<[UInt8]> {
+                Set(((try? Directory.entries(of: mount.appending(Array(view.utf8)).appending(album))) ?? []).map(\.name))
+            }
+            let thumbnailsView = viewNames("thumbnails"), fullscreenView = viewNames("fullscreen")
+            for asset in names where asset != thumbnailName {
+                let assetFolder = folder.appending(asset)
+                guard let contents = try? Directory.entries(of: assetFolder).map(\.name) else { continue }  // gone, or not a folder
+                var files: [File] = []
+                for name in contents.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+                    if name == thumbnailName { files.append(File(path: assetFolder.appending(name), kind: .thumbnail)) }
+                    else if name == Array("fullscreen.jpg".utf8) { files.append(File(path: assetFolder.appending(name), kind: .fullscreen)) }
+                    else if name.starts(with: Array("original.".utf8)) { files.append(File(path: assetFolder.appending(name), kind: .original)) }
+                }
+                guard files.contains(where: { $0.kind == .thumbnail }) else { continue }
+                let viewName = asset + jpg
+                if thumbnailsView.contains(viewName) {
+                    files.append(File(path: mount.appending(Array("thumbnails".utf8)).appending(album).appending(viewName), kind: .thumbnail))
+                }
+                if fullscreenView.contains(viewName) {
+                    files.append(File(path: mount.appending(Array("fullscreen".utf8)).appending(album).appending(viewName), kind: .fullscreen))
+                }
+                if let source, let relative = try? ExtendedAttributes.value(of: "user.assetfs.source", at: assetFolder), !relative.isEmpty {
+                    files.append(File(path: source.appending(FilePath(bytes: relative)), kind: .source))
+                }
+                jobs.append(Job(picture: assetFolder.appending(thumbnailName), assetFolder: assetFolder, files: files))
+            }
+        }
+        return jobs
+    }
+
+    // MARK: Seeding
+
+    /// Files whose thumbnails were written, were valid already, have a failure entry (a photo
+    /// assetfs cannot render, or whose rendition cannot be read), and what went wrong otherwise.
+    struct Outcome {
+        var written = 0
+        var current = 0
+        var unavailable = 0
+        var failed: [String] = []
+
+        mutating func add(_ other: Outcome) {
+            written += other.written
+            current += other.current
+            unavailable += other.unavailable
+            failed += other.failed
+        }
+    }
+
+    struct Seeder: Sendable {
+        let store: ThumbnailStore
+        let sizes: [ThumbnailSize]
+        let force: Bool
+        let renderer = Renderer()
+
+        /// Seeds one job's files: stats them, keeps the thumbnails that are valid, and draws the
+        /// rest from the job's picture (decoded once per size).
+        func seed(_ job: Job) -> Outcome {
+            var outcome = Outcome()
+            // The photo's modification time: what every file of its asset folder shows.
+            let photoTime = job.assetFolder.flatMap { try? FileStatus(path: $0) }.map { seconds($0.modificationNanoseconds) }
+            var subjects: [(file: File, subject: ThumbnailSubject)] = []
+            for file in job.files {
+                if let subject = subject(for: file, photoTime: photoTime) {
+                    subjects.append((file, subject))
+                } else {
+                    outcome.failed.append("\(file.path): cannot stat it")
+                }
+            }
+            // Done already: valid thumbnails in every size, or our failure entry for this very file.
+            var missing: [(file: File, subject: ThumbnailSubject)] = []
+            for entry in subjects {
+                if !force && sizes.allSatisfy({ store.isCurrent(store.path(of: entry.subject, size: $0), for: entry.subject) }) {
+                    outcome.current += 1
+                } else if !force && store.isCurrent(store.failurePath(of: entry.subject), for: entry.subject) {
+                    outcome.unavailable += 1
+                } else {
+                    missing.append(entry)
+                }
+            }
+            guard !missing.isEmpty else { return outcome }
+
+            // A broken photo: its renditions show assetfs's placeholder (so their icons do too), but
+            // its original and source photo have no picture: a failure entry, as the standard says.
+            let broken = job.assetFolder.map { (try? ExtendedAttributes.value(of: "user.assetfs.error", at: $0)) != nil } ?? false
+            var pictures: [ThumbnailSize: DecodedImage] = [:]
+            var pictureError: String?
+            for size in sizes {
+                do { pictures[size] = try renderer.decodePixels(job.picture, longestSide: size.pixels) } catch {
+                    pictureError = error.description
+                    break
+                }
+            }
+            // The first read may have been the render that found the photo broken.
+            let brokenNow = broken || job.assetFolder.map { (try? ExtendedAttributes.value(of: "user.assetfs.error", at: $0)) != nil } ?? false
+            for (file, subject) in missing {
+                let noPicture = pictureError != nil || (brokenNow && (file.kind == .original || file.kind == .source))
+                do {
+                    if noPicture {
+                        try store.storeFailure(subject)
+                        outcome.unavailable += 1
+                        if let pictureError { Log.warning("\(file.path): no thumbnail: \(pictureError)") }
+                    } else {
+                        for size in sizes {
+                            let picture = pictures[size]!
+                            try store.store(subject, size: size, pixels: picture.pixels, width: picture.size.width,
+                                            height: picture.size.height, channels: picture.channels)
+                        }
+                        outcome.written += 1
+                    }
+                } catch {
+                    outcome.failed.append(error.description)
+                }
+            }
+            return outcome
+        }
+
+        /// What the thumbnails of `file` are checked against. `stat` of everything but a
+        /// fullscreen.jpg, which would render it just to learn its size.
+        private func subject(for file: File, photoTime: Int64?) -> ThumbnailSubject? {
+            let mime = mimeType(file.path.lastComponent)
+            if file.kind == .fullscreen {
+                guard let photoTime else { return nil }
+                return ThumbnailSubject(path: file.path.bytes, modificationSeconds: photoTime, size: nil, mimeType: mime)
+            }
+            guard let status = try? FileStatus(path: file.path) else {
+                // A rendition of a broken photo under -o broken=error fails stat (EIO): a failure entry it gets.
+                guard file.kind == .thumbnail, let photoTime else { return nil }
+                return ThumbnailSubject(path: file.path.bytes, modificationSeconds: photoTime, size: nil, mimeType: mime)
+            }
+            return ThumbnailSubject(path: file.path.bytes, modificationSeconds: seconds(status.modificationNanoseconds),
+                                    size: status.size, mimeType: mime)
+        }
+
+        /// `st_mtime`: whole seconds, rounded down (also before 1970).
+        private func seconds(_ nanoseconds: Int64) -> Int64 {
+            nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : -((-nanoseconds + 999_999_999) / 1_000_000_000)
+        }
+
+        private func mimeType(_ name: [UInt8]) -> String? {
+            guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
+            switch String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased() {
+            case "jpg", "jpeg", "jpe": return "image/jpeg"
+            case "heic", "heif": return "image/heif"
+            case "png": return "image/png"
+            default: return nil
+            }
+        }
+    }
+}

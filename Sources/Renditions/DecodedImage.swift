@@ -1,0 +1,77 @@
+import Posix
+
+/// Pixels of a small JPEG, for callers that need pixels rather than another JPEG (the desktop
+/// thumbnails made from `thumbnail.jpg`): 8-bit grey (1 channel) or RGB (3), rows top to bottom.
+public struct DecodedImage: Sendable {
+    public var size: PixelSize
+    public var channels: Int
+    public var pixels: [UInt8]
+}
+
+extension Renderer {
+    /// Decodes the JPEG at `path` and fits it into `longestSide` (never larger than it is), with the
+    /// renderer's shrink-on-load and Lanczos3 filter; upright by its EXIF orientation. Meant for
+    /// renditions (small, baseline): a progressive file needing over 64 MiB of coefficients is refused.
+    public func decodePixels(_ path: FilePath, longestSide: Int) throws(RenditionError) -> DecodedImage {
+        let name = path.description
+        let file: FileDescriptor
+        do { file = try FileDescriptor.openReadOnly(path) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
+        defer { file.close() }
+        let orientation = Orientation.read(from: file)
+        let decoder = try JPEGDecoder(file: file, path: name)
+        let header = try decoder.readHeader()
+        let stored = header.size
+        guard stored.width > 0, stored.height > 0 else { throw RenditionError(.corrupt, path: name, reason: "image has no pixels (\(stored))") }
+        guard stored.width * stored.height <= limits.maxPixels, header.coefficientBytes <= 64 << 20 else {
+            throw RenditionError(.tooManyPixels, path: name, reason: "\(stored) is too large to decode whole")
+        }
+        let upright = orientation.swapsAxes ? stored.transposed : stored
+        let uprightTarget = upright.fitted(longestSide: max(1, longestSide))
+        let target = orientation.swapsAxes ? uprightTarget.transposed : uprightTarget
+        try decoder.start(shrink: stored.shrinkOnLoadDenominator(toReach: target), memoryLimit: header.coefficientBytes + (64 << 20))
+        let channels = header.isCMYK ? 3 : decoder.outputComponents
+        let colour = ColourConversion(decoderComponents: decoder.outputComponents, adobeInverted: header.adobeInverted)
+        let decoded = decoder.outputSize
+
+        var pixels = [UInt8](repeating: 0, count: target.width * target.height * channels)
+        let rowBytes = decoded.width * decoder.outputComponents
+        let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
+        defer { raw.deallocate() }
+        try pixels.withUnsafeMutableBufferPointer { (out) throws(RenditionError) in
+            let output = out.baseAddress!
+            if decoded == target {
+                // Already the size wanted: rows straight through, no filter.
+                for y in 0..<target.height {
+                    guard try decoder.readRows(into: raw, count: 1) == 1 else {
+                        throw RenditionError(.corrupt, path: name, reason: "image data ended after \(y) of \(target.height) rows")
+                    }
+                    colour.convert(raw, into: output + y * target.width * channels, pixels: decoded.width)
+                }
+                return
+            }
+            let resampler = StreamingResampler(from: decoded, to: target, channels: channels)
+            do {
+                try resampler.run(into: output) { row throws(RenditionError) in
+                    guard try decoder.readRows(into: raw, count: 1) == 1 else { return false }
+                    colour.convert(raw, into: row, pixels: decoded.width)
+                    return true
+                }
+            } catch let error as RenditionError {
+                throw error
+            } catch {
+                fatalError("unreachable: the row source throws only RenditionError")
+            }
+        }
+        decoder.finish()
+        guard orientation != .up else { return DecodedImage(size: target, channels: channels, pixels: pixels) }
+        var turned = [UInt8](repeating: 0, count: pixels.count)
+        for y in 0..<uprightTarget.height {
+            for x in 0..<uprightTarget.width {
+                let source = orientation.sourcePoint(x: x, y: y, stored: target)
+                let from = (source.y * target.width + source.x) * channels, to = (y * uprightTarget.width + x) * channels
+                for c in 0..<channels { turned[to + c] = pixels[from + c] }
+            }
+        }
+        return DecodedImage(size: uprightTarget, channels: channels, pixels: turned)
+    }
+}
