@@ -208,6 +208,14 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
+    /// The inode of the folder holding folder `inode` (the root's is the root): what `..` is.
+    public func parent(of inode: UInt64) -> Result<UInt64, Errno> {
+        let tree = currentCatalog
+        guard let node = tree.node(forInode: inode) else { return .failure(.notFound) }
+        guard let parent = tree.parent(of: node) else { return .failure(.notDirectory) }
+        return .success(tree.inode(of: parent))
+    }
+
     // MARK: Listing
 
     /// Names and inode numbers only: listing never renders.

@@ -87,6 +87,18 @@ public final class Catalog: Sendable {
         }
     }
 
+    /// The folder that holds folder `node` (the root holds itself); nil for a file, whose
+    /// parent is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
+    public func parent(of node: Node) -> Node? {
+        switch node {
+        case .root, .groups, .view: return .root
+        case .album: return .groups
+        case .viewAlbum(let kind, _): return .view(kind)
+        case .asset(let a, _): return .album(a)
+        case .poster, .file, .viewFile: return nil
+        }
+    }
+
     /// The path of `node` inside the mount, for logs and for inode numbering.
     public func path(of node: Node) -> [UInt8] {
         let slash = UInt8(ascii: "/")

@@ -36,10 +36,26 @@ final class FUSEOperations: Sendable {
             let adapter = Unmanaged<FUSEOperations>.fromOpaque(userdata!).takeUnretainedValue()
             let needed = UInt32(FUSE_CAP_NO_OPEN_SUPPORT) | UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT)
             adapter.statelessOpen.store(conn!.pointee.capable & needed == needed, ordering: .relaxed)
+            // NFS and Samba re-export: the kernel may then ask for "." and ".." (below) to turn a
+            // file handle (inode number and generation) back into a file it has forgotten.
+            let export = UInt32(FUSE_CAP_EXPORT_SUPPORT)
+            if conn!.pointee.capable & export != 0 { conn!.pointee.want |= export }
         }
         ops.lookup = { req, parent, name in
             let request = Request(raw: req!)
-            request.adapter.fileSystem.lookup(parent: UInt64(parent), name: FUSEOperations.name(name!)) { request.replyEntry($0) }
+            let name = FUSEOperations.name(name!)
+            let fileSystem = request.adapter.fileSystem
+            switch name {
+            case [0x2E]:  // "." of any inode, file or folder, of this tree or (a file) the one before
+                fileSystem.getattr(UInt64(parent)) { request.replyEntry($0) }
+            case [0x2E, 0x2E]:
+                switch fileSystem.parent(of: UInt64(parent)) {
+                case .failure(let error): request.reply(error: error)
+                case .success(let folder): fileSystem.getattr(folder) { request.replyEntry($0) }
+                }
+            default:
+                fileSystem.lookup(parent: UInt64(parent), name: name) { request.replyEntry($0) }
+            }
         }
         ops.getattr = { req, ino, _ in
             let request = Request(raw: req!)
@@ -102,7 +118,9 @@ final class FUSEOperations: Sendable {
             let request = Request(raw: req!)
             switch request.adapter.fileSystem.list(UInt64(ino)) {
             case .failure(let error): request.reply(error: error)
-            case .success(let entries): request.reply(bytes: FUSEOperations.directoryBuffer(req!, ino: UInt64(ino), entries, size: size, offset: Int(offset)))
+            case .success(let entries):
+                let parent = (try? request.adapter.fileSystem.parent(of: UInt64(ino)).get()) ?? UInt64(ino)
+                request.reply(bytes: FUSEOperations.directoryBuffer(req!, ino: UInt64(ino), parent: parent, entries, size: size, offset: Int(offset)))
             }
         }
         ops.statfs = { req, _ in
@@ -135,10 +153,11 @@ final class FUSEOperations: Sendable {
         return ops
     }
 
-    /// Packs entries from `offset` on (with `.` and `..` first) into at most `size` bytes.
-    static func directoryBuffer(_ req: fuse_req_t, ino: UInt64, _ entries: [ListingEntry], size: Int, offset: Int) -> [UInt8] {
+    /// Packs entries from `offset` on (with `.` and `..` first) into at most `size` bytes. Every
+    /// d_ino is the st_ino that a lookup of the name gives (NFS finds a handle's name by it).
+    static func directoryBuffer(_ req: fuse_req_t, ino: UInt64, parent: UInt64, _ entries: [ListingEntry], size: Int, offset: Int) -> [UInt8] {
         let all = [ListingEntry(name: [0x2E], inode: ino, isDirectory: true),
-                   ListingEntry(name: [0x2E, 0x2E], inode: ino, isDirectory: true)] + entries
+                   ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true)] + entries
         var buffer = [UInt8](repeating: 0, count: size)
         var used = 0
         for index in offset..<max(offset, all.count) {
