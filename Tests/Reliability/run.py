@@ -41,6 +41,7 @@ CHECKS = {
     "source-boundary-swaps": trust.source_boundary_swaps,
     "db-never-stalls": trust.db_never_stalls,
     "samba": network.samba,
+    "nfs": network.nfs,
 }
 
 
