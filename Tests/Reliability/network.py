@@ -545,19 +545,19 @@ def nfs(checks):
         if problems:
             return problems
 
+        # What each path holds, read on the mount before the restart: after it, nothing here touches
+        # the new mount until the old handles have been used, so the kernel knows none of its inodes
+        # and must ask assetfs (a lookup of "." by inode number, FUSE_CAP_EXPORT_SUPPORT).
+        truth = {path: sorted(os.listdir(os.path.join(mountpoint, path))) if path in folders
+                 else read_all(os.path.join(mountpoint, path)) for path in handles}
+
         def use(label, paths, required):
             """READDIR or READ of each path by its old handle: statuses seen, and problems if `required`."""
             statuses, found = {}, []
             for path in paths:
-                local = os.path.join(mountpoint, path)
-                if path in folders:
-                    status, names = client.readdir(handles[path])
-                    good = status == 0 and names == sorted(os.listdir(local))
-                else:
-                    status, data = client.read(handles[path])
-                    good = status == 0 and data == read_all(local)
+                status, content = (client.readdir if path in folders else client.read)(handles[path])
                 statuses[status] = statuses.get(status, 0) + 1
-                if required and not good:
+                if required and (status != 0 or content != truth[path]):
                     found.append(f"{label}: {path} by its old handle: "
                                  + (f"status {status}{' (NFS3ERR_STALE)' if status == NFS3.STALE else ''}" if status else "wrong content"))
             return statuses, found
@@ -567,13 +567,13 @@ def nfs(checks):
         inodes = {path: os.stat(os.path.join(mountpoint, path)).st_ino for path in handles}
         device = os.stat(mountpoint).st_dev
         problems += restart_between_exports(ganesha, server, mounts, source, mountpoint, options)
+        statuses, found = use("after a restart between export drop and add", folders + wanted + unread, True)
+        problems += found
         moved = [path for path in handles if os.stat(os.path.join(mountpoint, path)).st_ino != inodes[path]]
         problems += [f"{path}: inode number changed across the restart" for path in moved]
         if os.stat(mountpoint).st_dev != device:  # ganesha's handles name the device (FUSE's f_fsid is 0)
             problems.append(f"the new mount has device {os.stat(mountpoint).st_dev}, the old one had {device}: "
                             "another mount took the number in between, so ganesha's old handles cannot match")
-        statuses, found = use("after a restart between export drop and add", folders + wanted + unread, True)
-        problems += found
         code, relisted, _ = nfs_ls(ganesha)
         problems += differences("nfs-ls -R after the restart", expected, relisted)
         recopied = nfs_cp(ganesha, wanted, scratch.sub("recopied"))
