@@ -57,6 +57,22 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(catalog.child(of: asset, named: Array("other.jpg".utf8)) == nil)
     }
 
+    /// `..` of every folder is the folder listing it (what NFS asks when it reconnects a handle).
+    @Test func everyFolderKnowsItsParent() {
+        let catalog = Catalog(library: library(["2023/Trip": ["c.jpg", "d.jpg"], "Garden": ["e.jpg"]]))
+        #expect(catalog.parent(of: .root) == .root)
+        var folders = 0
+        func visit(_ node: Node) {
+            for child in catalog.children(of: node) ?? [] {
+                if child.node.isDirectory { folders += 1; #expect(catalog.parent(of: child.node) == node) }
+                else { #expect(catalog.parent(of: child.node) == nil) }
+                visit(child.node)
+            }
+        }
+        visit(.root)
+        #expect(folders == 3 + 3 * 2 + 3)  // groups and the two views; 2 albums in each of those; 3 assets
+    }
+
     @Test func inodeNumbersAreStableAndUnaffectedByOtherPhotos() {
         let before = Catalog(library: library(["A": ["x.jpg", "y.jpg"]]))
         let again = Catalog(library: library(["A": ["x.jpg", "y.jpg"]]))
