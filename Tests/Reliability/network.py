@@ -15,7 +15,6 @@ import signal
 import socket
 import struct
 import subprocess
-import time
 
 from harness import TESTDATA, Mount, Scratch, read_all, wait_until
 
