@@ -194,6 +194,13 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
+    /// The inode of the folder holding folder `inode` (the root's is the root): what `..` is.
+    public func parent(of inode: UInt64) -> Result<UInt64, Errno> {
+        guard let node = catalog.node(forInode: inode) else { return .failure(.notFound) }
+        guard let parent = catalog.parent(of: node) else { return .failure(.notDirectory) }
+        return .success(parent.inode)
+    }
+
     // MARK: Listing
 
     /// Up to `limit` entries of folder `inode` after `cookie` (0: from the start): names and inode

@@ -39,6 +39,18 @@ extension CatalogStore {
         }
     }
 
+    /// The folder that holds folder `node` (the root holds itself); nil for a file, whose parent
+    /// is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
+    public func parent(of node: Node) -> Node? {
+        switch node {
+        case .root, .groups, .view: return .root
+        case .album: return .groups
+        case .viewAlbum(let kind, _): return .view(kind)
+        case .asset(let id): return photo(id).map { .album($0.folder) }
+        case .poster, .file, .viewFile: return nil
+        }
+    }
+
     /// The child called `name` of folder `parent`.
     public func child(of parent: Node, named name: [UInt8]) -> Node? {
         switch parent {

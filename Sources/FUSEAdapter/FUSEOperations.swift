@@ -36,10 +36,26 @@ final class FUSEOperations: Sendable {
             let adapter = Unmanaged<FUSEOperations>.fromOpaque(userdata!).takeUnretainedValue()
             let needed = UInt32(FUSE_CAP_NO_OPEN_SUPPORT) | UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT)
             adapter.statelessOpen.store(conn!.pointee.capable & needed == needed, ordering: .relaxed)
+            // NFS and Samba re-export: the kernel may then ask for "." and ".." (below) to turn a
+            // file handle (inode number and generation) back into a file it has forgotten.
+            let export = UInt32(FUSE_CAP_EXPORT_SUPPORT)
+            if conn!.pointee.capable & export != 0 { conn!.pointee.want |= export }
         }
         ops.lookup = { req, parent, name in
             let request = Request(raw: req!)
-            request.adapter.fileSystem.lookup(parent: UInt64(parent), name: FUSEOperations.name(name!)) { request.replyEntry($0) }
+            let name = FUSEOperations.name(name!)
+            let fileSystem = request.adapter.fileSystem
+            switch name {
+            case [0x2E]:  // "." of any inode, file or folder, of this tree or (a file) the one before
+                fileSystem.getattr(UInt64(parent)) { request.replyEntry($0) }
+            case [0x2E, 0x2E]:
+                switch fileSystem.parent(of: UInt64(parent)) {
+                case .failure(let error): request.reply(error: error)
+                case .success(let folder): fileSystem.getattr(folder) { request.replyEntry($0) }
+                }
+            default:
+                fileSystem.lookup(parent: UInt64(parent), name: name) { request.replyEntry($0) }
+            }
         }
         ops.getattr = { req, ino, _ in
             let request = Request(raw: req!)
@@ -102,8 +118,10 @@ final class FUSEOperations: Sendable {
             let request = Request(raw: req!)
             // Kernel offsets 1 and 2 are "." and ".."; entries carry their cookie + 2. One page is
             // one query for about as many entries as fit: a big folder is never listed whole.
+            // Every d_ino is the st_ino a lookup of the name gives (NFS finds a handle's name by it).
+            let parent = (try? request.adapter.fileSystem.parent(of: UInt64(ino)).get()) ?? UInt64(ino)
             let dots = [ListingEntry(name: [0x2E], inode: UInt64(ino), isDirectory: true, cookie: -1),
-                         ListingEntry(name: [0x2E, 0x2E], inode: UInt64(ino), isDirectory: true, cookie: 0)].filter { $0.cookie + 2 > offset }
+                        ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0)].filter { $0.cookie + 2 > offset }
             switch request.adapter.fileSystem.list(UInt64(ino), after: max(0, Int64(offset) - 2), limit: size / 32 + 1) {
             case .failure(let error): request.reply(error: error)
             case .success(let entries): request.reply(bytes: FUSEOperations.directoryBuffer(req!, dots + entries, size: size))

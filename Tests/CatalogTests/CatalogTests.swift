@@ -161,4 +161,24 @@ final class ScratchCatalog {
         }
         #expect(names == ["thumbnail.jpg"] + (0..<250).map { String(format: "p%03d", $0) })
     }
+
+    /// `..` of every folder is the folder listing it (what NFS asks when it reconnects a handle).
+    @Test func everyFolderKnowsItsParent() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("2023", [], subfolders: ["Trip"])
+        try catalog.apply("2023/Trip", ["c.jpg", "d.jpg"])
+        try catalog.apply("Garden", ["e.jpg"])
+        #expect(catalog.store.parent(of: .root) == .root)
+        #expect(catalog.store.parent(of: .groups) == .root)
+        for album in ["2023／Trip", "Garden"] {
+            let node = try #require(catalog.node("groups/\(album)"))
+            #expect(catalog.store.parent(of: node) == .groups)
+            for asset in catalog.names(node).dropFirst() {
+                #expect(catalog.store.parent(of: try #require(catalog.node("groups/\(album)/\(asset)"))) == node)
+            }
+            let view = try #require(catalog.node("thumbnails/\(album)"))
+            #expect(catalog.store.parent(of: view) == .view(.thumbnail))
+        }
+        #expect(catalog.store.parent(of: try #require(catalog.node("groups/Garden/e/original.jpg"))) == nil)
+    }
 }

@@ -12,6 +12,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import bad_input  # noqa: E402
 import faults  # noqa: E402
 import load  # noqa: E402
+import network  # noqa: E402
 import security  # noqa: E402
 import trust  # noqa: E402
 from harness import BINARY, Checks  # noqa: E402
@@ -39,6 +40,8 @@ CHECKS = {
     "broken-photo-lists": trust.broken_photo_lists,
     "source-boundary-swaps": trust.source_boundary_swaps,
     "db-never-stalls": trust.db_never_stalls,
+    "samba": network.samba,
+    "nfs": network.nfs,
 }
 
 
