@@ -129,14 +129,20 @@ public final class RenditionStore: Sendable {
     /// I/O: a 128 KiB read of a large rendition copies 128 KiB, not the blob); nil if evicted.
     public func read(_ key: CacheKey, offset: Int, count: Int) throws(DatabaseError) -> [UInt8]? {
         try reader.withLock { db throws(DatabaseError) in
+            // One read transaction: the entry and its bytes come from the same snapshot, even if
+            // `cache clear` (or an eviction, and a new rendition given the freed row id) commits
+            // between the two statements.
+            try db.execute("BEGIN")
+            defer { try? db.execute("COMMIT") }
             var entry: (id: Int64, size: Int)?
             try db.query("SELECT id, size FROM entries WHERE key = ?", [.blob(key.bytes)]) { entry = ($0.integer(0), Int($0.integer(1))) }
             guard let entry else { return nil }
             // A small blob comes whole through a prepared statement (sqlite3_blob_open compiles
             // SQL on every call); a large one is read in place, just the range.
             guard entry.size > Self.wholeReadLimit else {
-                var bytes: [UInt8] = []
+                var bytes: [UInt8]?
                 try db.query("SELECT data FROM blob_data WHERE id = ?", [.integer(entry.id)]) { bytes = $0.blob(0) }
+                guard let bytes, bytes.count == entry.size else { return nil }
                 return offset < bytes.count ? Array(bytes[offset..<min(bytes.count, offset + min(count, bytes.count))]) : []
             }
             return try db.readBlob(table: "blob_data", column: "data", row: entry.id, offset: offset, count: count)
