@@ -2,7 +2,7 @@ import Glibc
 import Posix
 import RenditionCache
 
-/// `assetfs cache stats|prune|clear [-o OPTS] SOURCE`: the cache a mount of SOURCE uses.
+/// `assetfs cache stats|prune|clear|check [-o OPTS] SOURCE`: the cache a mount of SOURCE uses.
 struct CacheCommand {
     let action: String
     let configuration: Configuration
@@ -10,8 +10,8 @@ struct CacheCommand {
 
     init(arguments: [String]) throws(UsageError) {
         let parsed = try SubcommandArguments(arguments, allowedFlags: [], command: "cache")
-        guard parsed.positional.count == 2, ["stats", "prune", "clear"].contains(parsed.positional[0]) else {
-            throw UsageError("usage: assetfs cache stats|prune|clear [-o OPTIONS] SOURCE")
+        guard parsed.positional.count == 2, ["stats", "prune", "clear", "check"].contains(parsed.positional[0]) else {
+            throw UsageError("usage: assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE")
         }
         action = parsed.positional[0]
         configuration = try Configuration(options: parsed.options)
@@ -26,6 +26,10 @@ struct CacheCommand {
             switch action {
             case "prune": try store.prune()
             case "clear": try store.clear()
+            case "check":
+                let problems = try store.integrityCheck()
+                print("integrity   \(problems == ["ok"] ? "ok" : problems.joined(separator: "\n            "))")
+                if problems != ["ok"] { return 1 }
             default: break
             }
             let stats = try store.statistics()

@@ -6,7 +6,7 @@ enum Help {
                assetfs warm [--fullscreen] [-o OPTIONS] SOURCE
                assetfs stats MOUNTPOINT
                assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
-               assetfs cache stats|prune|clear [-o OPTIONS] SOURCE
+               assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
 
         Mounts the photo folder SOURCE read-only on MOUNTPOINT as
           MOUNTPOINT/groups/<album>/thumbnail.jpg           album poster

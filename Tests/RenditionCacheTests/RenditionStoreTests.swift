@@ -182,6 +182,24 @@ func now() -> Int64 { Int64(time(nil)) }
         #expect(try store.outcome(for: key("a")) == nil)
     }
 
+    /// Opening checks only what is cheap; the full check finds damage inside the file.
+    @Test func theFullCheckFindsWhatOpeningDoesNotRead() throws {
+        let folder = ScratchFolder()
+        let path = folder.file("c.sqlite")
+        do {
+            let store = try RenditionStore(path: path, capacity: 1 << 30)
+            for name in (0..<200).map(String.init) { try store.store([UInt8](repeating: 7, count: 4000), for: key(name)) }
+            #expect(try store.integrityCheck() == ["ok"])
+            store.checkpoint()
+        }
+        // Scribble over a page in the middle of the file (a bad disk, say).
+        let file = open(path.description, O_WRONLY)
+        #expect(pwrite(file, [UInt8](repeating: 0xAB, count: 4096), 4096, 40 * 4096) == 4096)
+        close(file)
+        let store = try RenditionStore(path: path, capacity: 1 << 30)
+        #expect(try store.integrityCheck() != ["ok"])
+    }
+
     /// The environment is passed in, not set with setenv: tests run in parallel, and setenv while
     /// another thread calls getenv is a data race.
     @Test func defaultLocationIsPerSourceUnderTheCacheHome() {
