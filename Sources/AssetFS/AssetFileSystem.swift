@@ -348,6 +348,7 @@ public final class AssetFileSystem: Sendable {
             ("cache_hits", statistics.cacheHits.load(ordering: .relaxed)),
             ("cache_misses", statistics.cacheMisses.load(ordering: .relaxed)),
             ("cache_bytes", Int(cacheBytes)),
+            ("folders_read", statistics.foldersRead.load(ordering: .relaxed)),
             ("source_online", isSourceOnline ? 1 : 0),
             ("catalog_complete", catalog.isComplete ? 1 : 0),
         ]
@@ -365,8 +366,11 @@ public final class AssetFileSystem: Sendable {
                             invalidate: @escaping @Sendable ([Invalidation]) -> Void = { _ in },
                             shouldContinue: @escaping @Sendable () -> Bool = { true },
                             progress: (Int) -> Void = { _ in }) -> Bool {
-        let synchronizer = CatalogSynchronizer(reader: reader, catalog: catalog, willRead: watch, invalidate: invalidate,
-                                               shouldContinue: shouldContinue)
+        let statistics = statistics
+        let synchronizer = CatalogSynchronizer(reader: reader, catalog: catalog, willRead: { folder in
+            Statistics.bump(statistics.foldersRead)
+            watch(folder)
+        }, invalidate: invalidate, shouldContinue: shouldContinue)
         do {
             try checkRootIsThere()
             switch work {

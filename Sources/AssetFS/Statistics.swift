@@ -8,6 +8,8 @@ public final class Statistics: Sendable {
     public let brokenPhotos = Atomic<Int>(0)
     public let cacheHits = Atomic<Int>(0)
     public let cacheMisses = Atomic<Int>(0)
+    /// Folders of SOURCE read since the mount started: a change costs what it touches.
+    public let foldersRead = Atomic<Int>(0)
 
     public init() {}
 

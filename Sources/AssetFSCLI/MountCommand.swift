@@ -62,12 +62,12 @@ struct MountCommand {
                 fileSystem.synchronize(.everything, watch: { watcher.add($0) }, progress: progress.update)
                 progress.finish()
             }
-            Self.logSummary(fileSystem, firstScan ? "scanned" : "stored")
             watcher.start(checkFirst: !firstScan)
         }, started: { [backgroundLog] in
             // Until it serves, what goes wrong (libfuse refusing the mount) reaches the terminal.
             if !foreground { Log.configure(destination: backgroundLog, debug: false) }
             Log.info("mounted \(realSource) on \(mountpoint)")
+            Self.logSummary(fileSystem, "serving")
         }, stopping: {
             watcher.stop()
             fileSystem.shutdown()

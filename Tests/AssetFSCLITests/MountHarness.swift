@@ -55,6 +55,8 @@ struct MountStats: Decodable, Equatable, CustomStringConvertible {
     var cacheHits: Int
     var cacheMisses: Int
     var cacheBytes: Int
+    var foldersRead: Int
+    var sourceOnline: Int
 
     var description: String {
         "albums \(albums) assets \(assets) skipped \(skipped) renders \(renders) failures \(renderFailures) hits \(cacheHits) misses \(cacheMisses) bytes \(cacheBytes)"
