@@ -13,7 +13,9 @@
 #   SCALE_TIMEOUT     seconds any one step may take before it is cut short and reported TIMEOUT
 #                     (default 900)
 #   SCALE_STORM       the album `ls -lR` storms: big (default, album-big) or small (an album of 100)
-#   SCALE_THUMBS      new thumbnails fetched during the storm (default 20; one every 0.25 s)
+#   SCALE_READERS     parallel `ls -lR` processes in the storm, each over its share of the album's
+#                     asset folders (default 16: many renders asked for at once)
+#   SCALE_THUMBS      new thumbnails fetched during the storm (default 40; one every 0.1 s)
 #   BENCH_SKIP_BUILD  1: use the binary already built instead of running `swift build -c release`
 #   BENCH_SCRATCH     the build folder (default bench/out/build)
 #   BENCH_STRICT      1: exit 1 when a target is missed (default: report only)
@@ -33,10 +35,12 @@
 #   remount      the cache file of the warm first mount: cold (then `ls -f`/`ls -l` of the big album
 #                cold), then warm, and on that last mount: `ls -f groups`, `ls -f`/`ls -l` of the big
 #                album and of an album of 100, `find MNT | wc -l`, new thumbnails idle and during an
-#                `ls -lR` storm (which renders every thumbnail and fullscreen of an album), one photo
+#                `ls -lR` storm (SCALE_READERS processes, which render every thumbnail and fullscreen of
+#                an album), one photo
 #                added to an album and removed, 1,000 photos copied in as a new album and that album
 #                deleted (each: time until the mount shows it, polled with `ls -f`; the daemon's CPU;
-#                its peak RSS meanwhile)
+#                its peak RSS meanwhile; each change starts with the daemon idle, and its CPU and RSS
+#                are followed until the daemon is idle again: no CPU tick in two 0.5 s windows running)
 #   memory       the daemon's VmRSS / VmHWM (/proc/PID/status) at each step; VmHWM over every daemon
 # SOURCE is restored afterwards (what was added is removed, also on errors and interrupts).
 set -euo pipefail
@@ -56,11 +60,12 @@ PER_ALBUM=100
 WALKER=${SCALE_WALKER:-at}
 STEP_TIMEOUT=${SCALE_TIMEOUT:-900}
 STORM=${SCALE_STORM:-big}
-THUMBS=${SCALE_THUMBS:-20}
+THUMBS=${SCALE_THUMBS:-40}
+READERS=${SCALE_READERS:-16}
 [[ $PHOTOS =~ ^[1-9][0-9]*$ ]] && ((PHOTOS % PER_ALBUM == 0 && PHOTOS >= 1000)) ||
     die "SCALE_PHOTOS must be a multiple of $PER_ALBUM, at least 1000"
-[[ $BIG =~ ^[0-9]+$ && $STEP_TIMEOUT =~ ^[1-9][0-9]*$ && $THUMBS =~ ^[1-9][0-9]*$ ]] ||
-    die "SCALE_BIG, SCALE_TIMEOUT and SCALE_THUMBS must be integers"
+[[ $BIG =~ ^[0-9]+$ && $STEP_TIMEOUT =~ ^[1-9][0-9]*$ && $THUMBS =~ ^[1-9][0-9]*$ && $READERS =~ ^[1-9][0-9]*$ ]] ||
+    die "SCALE_BIG, SCALE_TIMEOUT, SCALE_THUMBS and SCALE_READERS must be positive integers"
 [[ $WALKER == at || $WALKER == nftw ]] || die "SCALE_WALKER is at or nftw"
 [[ $STORM == big || $STORM == small ]] || die "SCALE_STORM is big or small"
 ((BIG > 0)) || [[ $STORM == small ]] || STORM=small
@@ -219,6 +224,33 @@ start_daemon() {
     return 0
 }
 
+# wait_quiet: waits until the daemon spends no CPU (at most 1 clock tick) in two 0.5 s windows running,
+# at most STEP_TIMEOUT; sets QUIET_AT (EPOCHREALTIME when the quiet began) and QUIET_RSS (max VmRSS
+# sampled meanwhile, kB)
+QUIET_AT="" QUIET_RSS=""
+wait_quiet() {
+    local deadline=$((SECONDS + STEP_TIMEOUT)) calm=0 a b start rss=()
+    start=$EPOCHREALTIME
+    QUIET_AT=""
+    while ((SECONDS < deadline)); do
+        a=$(cpu_ticks "$DPID")
+        rss+=("$(status_kb "$DPID" VmRSS)")
+        sleep 0.5
+        b=$(cpu_ticks "$DPID")
+        if ((b - a <= 1)); then
+            ((calm == 0)) && QUIET_AT=$start
+            calm=$((calm + 1))
+            ((calm >= 2)) && break
+        else
+            calm=0
+            start=$EPOCHREALTIME
+        fi
+    done
+    ((calm >= 2)) || { log "the daemon was still busy after $STEP_TIMEOUT s"; QUIET_AT=""; }
+    QUIET_RSS=$(max_of "${rss[@]}")
+    return 0
+}
+
 stats_json() { timeout 30 python3 -c 'import os,sys; print(os.getxattr(sys.argv[1], "user.assetfs.stats").decode())' "$MNT" 2>/dev/null || echo '?'; }
 
 # ---------------------------------------------------------------- build, helpers, library
@@ -358,6 +390,7 @@ timed "$TMP/ls.out" ls -l "$MNT/groups/$BIG_DIR"; LSL_BIG=$ELAPSED
 timed "$TMP/ls.out" ls -l "$MNT/groups/album-00001"; LSL_SMALL=$ELAPSED
 
 # --- find
+wait_quiet
 log "find MNT | wc -l"
 c0=$(cpu_ticks "$DPID")
 timed "$TMP/find.out" find "$MNT"; FIND_MNT=$ELAPSED
@@ -376,18 +409,23 @@ for k in 0 1 2 3 4; do timed /dev/null cat "$(thumb_path "$k")"; IDLE+=("$ELAPSE
 THUMB_IDLE=$(median "${IDLE[@]}")
 
 STORM_DIR=$BIG_DIR; [[ $STORM == small ]] && STORM_DIR=album-00002
-log "ls -lR storm of $STORM_DIR, $THUMBS new thumbnails meanwhile"
+STORM_ENTRIES=$(timeout "$STEP_TIMEOUT" ls -A "$MNT/groups/$STORM_DIR" | wc -l) || true
+STORM_CHUNK=$(((STORM_ENTRIES + READERS - 1) / READERS)); ((STORM_CHUNK > 0)) || STORM_CHUNK=1
+wait_quiet
+log "ls -lR storm of $STORM_DIR ($READERS readers), $THUMBS new thumbnails meanwhile"
 c0=$(cpu_ticks "$DPID")
 st0=$EPOCHREALTIME
-timeout -k 10 "$STEP_TIMEOUT" ls -lR "$MNT/groups/$STORM_DIR" >"$TMP/storm.out" 2>"$TMP/storm.err" &
+# shellcheck disable=SC2016  # expanded by the bash that runs it
+timeout -k 10 "$STEP_TIMEOUT" bash -c 'cd "$1" && ls -A | xargs -d "\n" -P "$2" -n "$3" ls -lR' _ \
+    "$MNT/groups/$STORM_DIR" "$READERS" "$STORM_CHUNK" >"$TMP/storm.out" 2>"$TMP/storm.err" &
 STORM_PID=$!
-sleep 0.5
+sleep 0.3
 DURING=() STORM_RSS=()
 for ((k = 5; k < 5 + THUMBS; k++)); do
     kill -0 "$STORM_PID" 2>/dev/null || break
     STORM_RSS+=("$(status_kb "$DPID" VmRSS)")
     timed /dev/null cat "$(thumb_path "$k")"; DURING+=("$ELAPSED")
-    sleep 0.25
+    sleep 0.1
 done
 while kill -0 "$STORM_PID" 2>/dev/null; do STORM_RSS+=("$(status_kb "$DPID" VmRSS)"); sleep 0.2; done
 storm_rc=0; wait "$STORM_PID" || storm_rc=$?
@@ -407,7 +445,8 @@ log "storm: $STORM_T s; new thumbnail idle $THUMB_IDLE s, during the storm p50 $
 
 # --- changes: wait_listing DIR NAME present|absent|count=N → time until the mount shows it; CPU; peak RSS
 # (polled with ls -f every 10 ms; sets CHANGE_T, CHANGE_CPU (ms until visible), CHANGE_CPU3 (ms until
-# 3 s after), CHANGE_RSS (kB, max of VmRSS samples and of VmHWM if it rose meanwhile))
+# the daemon is idle again), CHANGE_QUIET (s until then), CHANGE_RSS (kB, max of VmRSS samples and of
+# VmHWM if it rose meanwhile))
 watch_change() {
     local dir=$1 name=$2 want=$3 t0=$4 c0=$5 hwm0=$6 deadline=$((SECONDS + STEP_TIMEOUT)) seen=0 rss=() n
     CHANGE_T=TIMEOUT
@@ -422,10 +461,11 @@ watch_change() {
         sleep 0.01
     done
     CHANGE_CPU=$(ms_since_ticks "$c0")
-    local t3; t3=$(awk -v t="$t0" -v n="$EPOCHREALTIME" 'BEGIN { d = 3 - (n - t); print (d > 0 ? d : 0) }')
-    sleep "$t3"
-    rss+=("$(status_kb "$DPID" VmRSS)")
-    CHANGE_CPU3=$(ms_since_ticks "$c0")
+    wait_quiet
+    rss+=("$QUIET_RSS")
+    CHANGE_CPU3=$(ms_since_ticks "$c0")   # (includes up to 2 ticks of the quiet windows)
+    CHANGE_QUIET=TIMEOUT
+    [[ -n $QUIET_AT ]] && CHANGE_QUIET=$(awk -v a="$t0" -v b="$QUIET_AT" 'BEGIN { printf "%.2f", b - a }')
     local hwm1; hwm1=$(status_kb "$DPID" VmHWM)
     CHANGE_RSS=$(max_of "${rss[@]}")
     ((${hwm1:-0} > ${hwm0:-0})) && CHANGE_RSS=$hwm1
@@ -434,24 +474,25 @@ watch_change() {
 change() {   # change LABEL DIR NAME WANT CMD...: runs CMD (on SOURCE) and watches the mount
     local label=$1 dir=$2 name=$3 want=$4 c0 hwm0 t0
     shift 4
+    wait_quiet
     c0=$(cpu_ticks "$DPID"); hwm0=$(status_kb "$DPID" VmHWM)
     t0=$EPOCHREALTIME
     "$@"
     watch_change "$dir" "$name" "$want" "$t0" "$c0" "$hwm0"
-    log "$label: visible after $CHANGE_T s, daemon CPU $CHANGE_CPU ms ($CHANGE_CPU3 ms within 3 s), peak RSS $(mib "$CHANGE_RSS") MiB"
+    log "$label: visible after $CHANGE_T s, daemon CPU $CHANGE_CPU ms ($CHANGE_CPU3 ms until idle again after $CHANGE_QUIET s), peak RSS $(mib "$CHANGE_RSS") MiB"
 }
 sleep 1
 change "one photo added to $ADD_ALBUM" "$MNT/groups/$ADD_ALBUM" "$ADD_NAME" present cp "$TMP/extra.jpg" "$ADD_FILE"
-ADD_T=$CHANGE_T ADD_CPU=$CHANGE_CPU ADD_CPU3=$CHANGE_CPU3 ADD_RSS=$CHANGE_RSS
+ADD_T=$CHANGE_T ADD_CPU=$CHANGE_CPU ADD_CPU3=$CHANGE_CPU3 ADD_RSS=$CHANGE_RSS ADD_Q=$CHANGE_QUIET
 change "that photo removed" "$MNT/groups/$ADD_ALBUM" "$ADD_NAME" absent rm -f "$ADD_FILE"
-DEL_T=$CHANGE_T DEL_CPU=$CHANGE_CPU DEL_CPU3=$CHANGE_CPU3 DEL_RSS=$CHANGE_RSS
+DEL_T=$CHANGE_T DEL_CPU=$CHANGE_CPU DEL_CPU3=$CHANGE_CPU3 DEL_RSS=$CHANGE_RSS DEL_Q=$CHANGE_QUIET
 
 mkdir -p "$TMP/new"
 "$OUT/scale-gen" "$TMP/new" "$BASE" "$NEW_COUNT" "$NEW_COUNT" 0 ZZ-new   # TMP/new/ZZ-new-00000/IMG_*.jpg
 change "$NEW_COUNT photos copied in as $NEW_ALBUM" "$MNT/groups/$NEW_ALBUM" "" "count=$((NEW_COUNT + 3))" cp -r "$TMP/new/ZZ-new-00000" "$NEW_DIR"
-NEW_T=$CHANGE_T NEW_CPU=$CHANGE_CPU NEW_CPU3=$CHANGE_CPU3 NEW_RSS=$CHANGE_RSS
+NEW_T=$CHANGE_T NEW_CPU=$CHANGE_CPU NEW_CPU3=$CHANGE_CPU3 NEW_RSS=$CHANGE_RSS NEW_Q=$CHANGE_QUIET
 change "$NEW_ALBUM deleted" "$MNT/groups" "$NEW_ALBUM" absent rm -rf "$NEW_DIR"
-RMA_T=$CHANGE_T RMA_CPU=$CHANGE_CPU RMA_CPU3=$CHANGE_CPU3 RMA_RSS=$CHANGE_RSS
+RMA_T=$CHANGE_T RMA_CPU=$CHANGE_CPU RMA_CPU3=$CHANGE_CPU3 RMA_RSS=$CHANGE_RSS RMA_Q=$CHANGE_QUIET
 rm -rf "$TMP/new"
 
 STATS=$(stats_json)
@@ -509,15 +550,15 @@ row "ls -l album of $PER_ALBUM, warm remount  (s)" "$(fmt_s "$LSL_SMALL")" "$(fm
 row "find | wc -l  (s)" "$(fmt_s "$FIND_MNT")" "$(fmt_s "$FIND_SRC")" "$(rx "$FIND_MNT" "$FIND_SRC")" "" "($FIND_N vs $EXPECT_SRC entries; daemon CPU $FIND_CPU ms)"
 row "find, per entry  (µs)" "$FIND_PE_MNT" "$FIND_PE_SRC" "$(rx "$FIND_PE_MNT" "$FIND_PE_SRC")" "" "(floor: find SOURCE | wc -l, warm)"
 row "daemon VmRSS / VmHWM after find  (MiB)" "$(mib "$RSS_AFTER_FIND")/$(mib "$HWM_AFTER_FIND")" "" "" "< $T_RSS_MIB MiB" ""
-row "ls -lR storm of $STORM_DIR  (s)" "$(fmt_s "$STORM_T")" "" "" "" "(renders its thumbnails and fullscreens; daemon CPU $STORM_CPU ms)"
+row "ls -lR storm of $STORM_DIR, $READERS readers  (s)" "$(fmt_s "$STORM_T")" "" "" "" "(renders its thumbnails and fullscreens; daemon CPU $STORM_CPU ms)"
 row "new thumbnail: idle / storm p50 / storm max  (s)" "$(fmt_s "$THUMB_P50")" "$(fmt_s "$THUMB_IDLE")" "$thumb_idle_r" "" "storm max $(fmt_s "$THUMB_MAX") s ($(rx "$THUMB_MAX" "$THUMB_IDLE")), $THUMB_N fetched during the storm; ratio: p50 vs idle median of 5"
 row "daemon peak VmRSS sampled during storm / VmHWM" "$(mib "${STORM_RSS_MAX:-?}")/$(mib "$HWM_AFTER_STORM")" "" "" "< $T_RSS_MIB MiB" ""
 row "one photo added: visible after  (s)" "$(fmt_s "$ADD_T")" "" "" "<= ${T_ADD_S} s" "$V_ADD (polled with ls -f every 10 ms)"
-row "  daemon CPU until visible / within 3 s  (ms)" "$ADD_CPU/$ADD_CPU3" "" "" "< ${T_ADD_CPU_MS} ms" "$V_ADDC (clock ticks: 1000/$CLK_TCK ms resolution)"
+row "  daemon CPU until visible / until idle  (ms)" "$ADD_CPU/$ADD_CPU3" "" "" "< ${T_ADD_CPU_MS} ms" "$V_ADDC (idle again after $ADD_Q s; clock ticks: 1000/$CLK_TCK ms resolution)"
 row "  daemon peak RSS meanwhile  (MiB)" "$(mib "$ADD_RSS")" "" "" "< $T_RSS_MIB MiB" ""
-row "that photo removed: gone after  (s)" "$(fmt_s "$DEL_T")" "" "" "" "CPU $DEL_CPU/$DEL_CPU3 ms, peak RSS $(mib "$DEL_RSS") MiB"
-row "$NEW_COUNT photos copied in (cp -r): all visible after (s)" "$(fmt_s "$NEW_T")" "" "" "<= ${T_NEW_S} s" "$V_NEW (CPU $NEW_CPU/$NEW_CPU3 ms, peak RSS $(mib "$NEW_RSS") MiB; from cp's start)"
-row "that album deleted (rm -rf): gone after  (s)" "$(fmt_s "$RMA_T")" "" "" "" "CPU $RMA_CPU/$RMA_CPU3 ms, peak RSS $(mib "$RMA_RSS") MiB"
+row "that photo removed: gone after  (s)" "$(fmt_s "$DEL_T")" "" "" "" "CPU until gone/idle $DEL_CPU/$DEL_CPU3 ms, idle after $DEL_Q s, peak RSS $(mib "$DEL_RSS") MiB"
+row "$NEW_COUNT photos copied in (cp -r): all visible after (s)" "$(fmt_s "$NEW_T")" "" "" "<= ${T_NEW_S} s" "$V_NEW (from cp's start; CPU until visible/idle $NEW_CPU/$NEW_CPU3 ms, idle after $NEW_Q s, peak RSS $(mib "$NEW_RSS") MiB)"
+row "that album deleted (rm -rf): gone after  (s)" "$(fmt_s "$RMA_T")" "" "" "" "CPU until gone/idle $RMA_CPU/$RMA_CPU3 ms, idle after $RMA_Q s, peak RSS $(mib "$RMA_RSS") MiB"
 row "daemon VmRSS at end  (MiB)" "$(mib "$RSS_END")" "" "" "" "VmHWM $(mib "$HWM_END")"
 row "daemon VmHWM, max over every daemon of the run (MiB)" "$(mib "${HWM_MAX:-?}")" "" "" "< $T_RSS_MIB MiB" "$V_RSS"
 echo
