@@ -448,13 +448,14 @@ log "storm: $STORM_T s; new thumbnail idle $THUMB_IDLE s, during the storm p50 $
 # the daemon is idle again), CHANGE_QUIET (s until then), CHANGE_RSS (kB, max of VmRSS samples and of
 # VmHWM if it rose meanwhile))
 watch_change() {
-    local dir=$1 name=$2 want=$3 t0=$4 c0=$5 hwm0=$6 deadline=$((SECONDS + STEP_TIMEOUT)) seen=0 rss=() n
+    local dir=$1 name=$2 want=$3 t0=$4 c0=$5 hwm0=$6 deadline=$((SECONDS + STEP_TIMEOUT)) seen=0 rss=() n listing
     CHANGE_T=TIMEOUT
     while ((SECONDS < deadline)); do
         rss+=("$(status_kb "$DPID" VmRSS)")
         case $want in
         present) timeout 30 ls -f "$dir" 2>/dev/null | grep -qxF -- "$name" && seen=1 ;;
-        absent) timeout 30 ls -f "$dir" 2>/dev/null | grep -qxF -- "$name" || seen=1 ;;
+        absent) # only a listing that succeeds counts (a failing ls lists nothing)
+            if listing=$(timeout 30 ls -f "$dir" 2>/dev/null); then grep -qxF -- "$name" <<<"$listing" || seen=1; else LIST_ERRORS=$((LIST_ERRORS + 1)); fi ;;
         count=*) n=$(timeout 30 ls -f "$dir" 2>/dev/null | wc -l) || n=0; ((n >= ${want#count=})) && seen=1 ;;
         esac
         if ((seen)); then CHANGE_T=$(since "$t0"); break; fi
@@ -471,6 +472,7 @@ watch_change() {
     ((${hwm1:-0} > ${hwm0:-0})) && CHANGE_RSS=$hwm1
     return 0
 }
+LIST_ERRORS=0
 change() {   # change LABEL DIR NAME WANT CMD...: runs CMD (on SOURCE) and watches the mount
     local label=$1 dir=$2 name=$3 want=$4 c0 hwm0 t0
     shift 4
@@ -564,6 +566,7 @@ row "daemon VmHWM, max over every daemon of the run (MiB)" "$(mib "${HWM_MAX:-?}
 echo
 echo "floor walks (s): stat only cold $(fmt_s "$W1_COLD"), warm $(fmt_s "$W1_WARM") | stat + 2 bytes cold $(fmt_s "$W2_COLD"), warm $(fmt_s "$W2_WARM") | find SOURCE $(fmt_s "$FIND_SRC")"
 echo "new thumbnails (s): idle ${IDLE[*]} | during the storm ${DURING[*]:-none}"
+echo "listings of the mount that failed while polling for a removal: $LIST_ERRORS"
 echo "stats at end: $STATS"
 echo "daemon log: $DLOG; total bench time: $((SECONDS - START)) s"
 } | tee "$OUT/report.txt"
