@@ -1,0 +1,116 @@
+// Writes the scale-bench library: copies of one tiny JPEG, each made unique by a fixed-width COM
+// segment right after SOI that names its album and number (still a JPEG libjpeg decodes).
+// One process for the whole library; one write() per file.
+//
+//   scale-gen LIBRARY BASE.jpg PHOTOS PER_ALBUM BIG [PREFIX]
+//       LIBRARY/PREFIX-NNNNN/IMG_NNNN.jpg: PHOTOS photos in albums of PER_ALBUM (the last may be
+//       short), and LIBRARY/PREFIX-big/IMG_NNNNN.jpg: BIG more photos in one album (PREFIX: album).
+//   scale-gen --one FILE BASE.jpg TAG
+//       one more photo (its COM segment names TAG), written to FILE.
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define COMMENT_LEN 48   // fixed, so every file has the same layout and size
+
+static unsigned char *base;
+static size_t base_len;
+static unsigned char *buf;   // SOI + COM(COMMENT_LEN) + base[2...]
+static size_t buf_len;
+
+static void die(const char *what, const char *path) {
+    fprintf(stderr, "scale-gen: %s %s: %s\n", what, path, strerror(errno));
+    exit(1);
+}
+
+static void load_base(const char *path) {
+    FILE *f = fopen(path, "rb");
+    if (!f) die("cannot open", path);
+    base = malloc(1 << 20);
+    base_len = fread(base, 1, 1 << 20, f);
+    fclose(f);
+    if (base_len < 4 || base[0] != 0xFF || base[1] != 0xD8) {
+        fprintf(stderr, "scale-gen: %s is not a JPEG\n", path);
+        exit(1);
+    }
+    buf_len = base_len + 4 + COMMENT_LEN;
+    buf = malloc(buf_len);
+    buf[0] = 0xFF; buf[1] = 0xD8;
+    buf[2] = 0xFF; buf[3] = 0xFE;                     // COM
+    buf[4] = (COMMENT_LEN + 2) >> 8; buf[5] = (COMMENT_LEN + 2) & 0xFF;
+    memcpy(buf + 6 + COMMENT_LEN, base + 2, base_len - 2);
+}
+
+static void set_comment(const char *fmt, const char *a, long i) {
+    char c[COMMENT_LEN + 1];
+    memset(c, ' ', sizeof c);
+    int n = snprintf(c, sizeof c, fmt, a, i);
+    if (n < COMMENT_LEN) c[n] = ' ';
+    memcpy(buf + 6, c, COMMENT_LEN);
+}
+
+static void write_at(int dirfd, const char *name, const char *shown) {
+    int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) die("cannot create", shown);
+    if (write(fd, buf, buf_len) != (ssize_t)buf_len) die("cannot write", shown);
+    if (close(fd) != 0) die("cannot close", shown);
+}
+
+static int album_dir(int libfd, const char *name) {
+    if (mkdirat(libfd, name, 0755) != 0 && errno != EEXIST) die("cannot mkdir", name);
+    int fd = openat(libfd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) die("cannot open", name);
+    return fd;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 5 && strcmp(argv[1], "--one") == 0) {
+        load_base(argv[3]);
+        set_comment("assetfs scale-bench extra %s %ld", argv[4], 0);
+        write_at(AT_FDCWD, argv[2], argv[2]);
+        return 0;
+    }
+    if (argc != 6 && argc != 7) {
+        fprintf(stderr, "usage: scale-gen LIBRARY BASE.jpg PHOTOS PER_ALBUM BIG [PREFIX] | scale-gen --one FILE BASE.jpg TAG\n");
+        return 2;
+    }
+    const char *library = argv[1], *prefix = argc == 7 ? argv[6] : "album";
+    long photos = atol(argv[3]), per_album = atol(argv[4]), big = atol(argv[5]);
+    if (photos < 0 || per_album < 1 || big < 0) { fprintf(stderr, "scale-gen: bad counts\n"); return 2; }
+    load_base(argv[2]);
+    if (mkdir(library, 0755) != 0 && errno != EEXIST) die("cannot mkdir", library);
+    int libfd = open(library, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (libfd < 0) die("cannot open", library);
+
+    char album[64], name[32];
+    int dirfd = -1;
+    for (long i = 0; i < photos; i++) {
+        if (i % per_album == 0) {
+            if (dirfd >= 0) close(dirfd);
+            snprintf(album, sizeof album, "%.40s-%05ld", prefix, i / per_album);
+            dirfd = album_dir(libfd, album);
+        }
+        snprintf(name, sizeof name, "IMG_%04ld.jpg", i % per_album);
+        set_comment("assetfs scale-bench %s %ld", album, i % per_album);
+        write_at(dirfd, name, name);
+        if ((i + 1) % 100000 == 0) fprintf(stderr, "scale-gen: %ld photos\n", i + 1);
+    }
+    if (dirfd >= 0) close(dirfd);
+    if (big > 0) {
+        snprintf(album, sizeof album, "%.40s-big", prefix);
+        dirfd = album_dir(libfd, album);
+        for (long i = 0; i < big; i++) {
+            snprintf(name, sizeof name, "IMG_%05ld.jpg", i);
+            set_comment("assetfs scale-bench %s %ld", album, i);
+            write_at(dirfd, name, name);
+        }
+        close(dirfd);
+    }
+    close(libfd);
+    return 0;
+}
