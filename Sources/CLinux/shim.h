@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,5 +34,11 @@ static inline int clinux_open_beneath(int dirfd, const char *path, int flags) {
 /* An anonymous file in memory (memfd_create(2), close-on-exec), for code that reads descriptors. */
 static inline int clinux_memory_file(const char *name) {
     return (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
+}
+
+/* Lowers the calling thread's CPU priority (on Linux, setpriority with a thread id affects just
+   that thread; glibc's gettid needs _GNU_SOURCE). */
+static inline int clinux_nice_this_thread(int niceness) {
+    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
 }
 #endif

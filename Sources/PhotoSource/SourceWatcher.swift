@@ -138,6 +138,8 @@ public final class SourceWatcher: @unchecked Sendable {
 
     private func run(checkFirst: Bool) {
         Signals.blockTerminationInCurrentThread()
+        // Checking SOURCE is background work: readers and renders go first.
+        ThreadPriority.lowerCurrentThread()
         var recheck = checkFirst ? perform(.everything) : nil
         while !isStopping {
             guard wait(seconds: recheck ?? (inotify < 0 ? Self.verificationInterval : 3600)) else {
