@@ -19,20 +19,11 @@ public final class CatalogStore: Sendable {
     private static let schemaVersion = 1
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
-    /// `rootName`. A file that is not a valid catalog is moved aside and a new one made.
+    /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
     public init(path: FilePath, rootName: [UInt8]) throws(DatabaseError) {
         self.path = path
         self.rootName = rootName.isEmpty ? Array("root".utf8) : rootName
-        let old = umask(0o077)
-        defer { umask(old) }
-        let database: Database
-        do {
-            database = try Self.open(path)
-        } catch where error.isCorruption {
-            Log.warning("\(path): catalog is damaged (\(error.message)); starting a new one (the tree is scanned again)")
-            for suffix in ["", "-wal", "-shm"] { _ = FilePath(bytes: path.bytes + Array(suffix.utf8)).withCString { unlink($0) } }
-            database = try Self.open(path)
-        }
+        let database = try Database.openPrivate(path, what: "catalog", Self.open)
         writer = Mutex(database)
         reader = Mutex(try Database(path: path, busyTimeout: 1000))
     }

@@ -48,22 +48,7 @@ public final class RenditionStore: Sendable {
     public init(path: FilePath, capacity: Int64) throws(DatabaseError) {
         self.path = path
         self.capacity = capacity
-        let folder = FilePath(bytes: Array(path.bytes[..<(path.bytes.lastIndex(of: UInt8(ascii: "/")) ?? 0)]))
-        if !folder.isEmpty { try? Directory.create(folder, permissions: 0o700) }
-        let old = umask(0o077)
-        defer { umask(old) }
-        let database: Database
-        do {
-            database = try Self.open(path)
-        } catch where error.isCorruption {
-            var now = timespec()
-            clock_gettime(CLOCK_REALTIME, &now)
-            let aside = FilePath(bytes: path.bytes + Array(".corrupt-\(now.tv_sec)-\(now.tv_nsec)".utf8))
-            Log.warning("\(path): cache is damaged (\(error.message)); moved aside to \(aside) and starting a new one")
-            _ = path.withCString { from in aside.withCString { to in rename(from, to) } }
-            for suffix in ["-wal", "-shm"] { _ = FilePath(bytes: path.bytes + Array(suffix.utf8)).withCString { unlink($0) } }
-            database = try Self.open(path)
-        }
+        let database = try Database.openPrivate(path, what: "cache", Self.open)
         writer = Mutex(database)
         reader = Mutex(try Database(path: path, busyTimeout: Self.readTimeout))
     }
