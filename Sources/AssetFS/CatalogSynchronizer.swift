@@ -1,4 +1,5 @@
 import Catalog
+import Foundation
 import Glibc
 import PhotoSource
 import Posix
@@ -22,8 +23,12 @@ struct CatalogSynchronizer: Sendable {
     enum Failure: Error { case sourceUnavailable(Errno) }
 
     /// Walks from folder `start`: into every subfolder (`everything`), or only into new ones.
-    /// Throws when `start` is the root and cannot be read (SOURCE is away).
+    /// Throws when `start` is the root and cannot be read (SOURCE is away). A whole walk reads
+    /// folders on this thread while another applies them, in the same order (a parent before its
+    /// children): reading and writing overlap on two cores.
     func walk(from start: FilePath, everything: Bool, progress: (Int) -> Void = { _ in }) throws(Failure) {
+        let writer = everything ? OrderedWriter(batch: catalog.batch) : nil
+        defer { writer?.finish() }
         var stack = [(start, inheritedPermissions(of: start))]
         var visited: Set<[UInt64]> = []
         var folders = 0
@@ -35,7 +40,7 @@ struct CatalogSynchronizer: Sendable {
             } catch {
                 if relative.isEmpty { throw .sourceUnavailable(error) }
                 if error == .notFound || error == .notDirectory {
-                    apply { () throws(DatabaseError) in try catalog.removeFolder(relative) }
+                    write(on: writer) { () throws(DatabaseError) in try catalog.removeFolder(relative) }
                 } else {
                     Log.warning("\(reader.root.appending(relative)): cannot list folder (\(error)), skipped")
                 }
@@ -43,13 +48,21 @@ struct CatalogSynchronizer: Sendable {
             }
             // A folder reached twice (a link back into the tree) is read once.
             guard visited.insert([listing.status.device, listing.status.inode]).inserted else { continue }
-            var subfolders: [(FilePath, UInt32)] = []
-            apply { () throws(DatabaseError) in
-                let update = try catalog.apply(listing, at: relative, inheritedPermissions: inherited)
-                subfolders = update.subfolders.filter { everything || $0.isNew }.map { ($0.path, update.permissions) }
-                return update.invalidations
+            if everything {
+                let permissions = inherited & listing.status.permissions & 0o555
+                stack += listing.subfolders.reversed().map { (relative.appending($0.name), permissions) }
+                write(on: writer) { () throws(DatabaseError) in
+                    try catalog.apply(listing, at: relative, inheritedPermissions: inherited).invalidations
+                }
+            } else {
+                do {
+                    let update = try catalog.apply(listing, at: relative, inheritedPermissions: inherited)
+                    invalidate(update.invalidations)
+                    stack += update.subfolders.filter(\.isNew).map { ($0.path, update.permissions) }.reversed()
+                } catch {
+                    Log.warning("\(catalog.path): cannot update the catalog: \(error)")
+                }
             }
-            stack += subfolders.reversed()
             folders += 1
             progress(folders)
         }
@@ -70,9 +83,66 @@ struct CatalogSynchronizer: Sendable {
         return catalog.folder(at: relative.parent)?.ownership.permissions ?? 0o555
     }
 
-    private func apply(_ change: () throws(DatabaseError) -> [Invalidation]) {
-        do { invalidate(try change()) } catch {
-            Log.warning("\(catalog.path): cannot update the catalog: \(error)")
+    /// Applies `change` now (no writer), or queues it on `writer`.
+    private func write(on writer: OrderedWriter?, _ change: @escaping @Sendable () throws(DatabaseError) -> [Invalidation]) {
+        let work: @Sendable () -> Void = { [catalog, invalidate] in
+            do { invalidate(try change()) } catch {
+                Log.warning("\(catalog.path): cannot update the catalog: \(error)")
+            }
         }
+        if let writer { writer.enqueue(work) } else { work() }
+    }
+}
+
+/// Runs queued work on a thread of its own, in order, what is queued at a time inside one
+/// `batch`; the queue is bounded, so a reader far ahead waits instead of holding every listing in memory.
+private final class OrderedWriter: @unchecked Sendable {
+    private let batch: @Sendable (() -> Void) -> Void
+    private let condition = NSCondition()
+    private var queue: [@Sendable () -> Void] = []
+    private var done = false
+    private var running = true
+    private static let limit = 64
+
+    init(batch: @escaping @Sendable (() -> Void) -> Void) {
+        self.batch = batch
+        let thread = Thread { [self] in run() }
+        thread.name = "assetfs-catalog-writer"
+        thread.start()
+    }
+
+    func enqueue(_ work: @escaping @Sendable () -> Void) {
+        condition.lock()
+        while queue.count >= Self.limit { condition.wait() }
+        queue.append(work)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// Waits until everything queued has run, and ends the thread.
+    func finish() {
+        condition.lock()
+        done = true
+        condition.broadcast()
+        while running { condition.wait() }
+        condition.unlock()
+    }
+
+    private func run() {
+        Signals.blockTerminationInCurrentThread()
+        condition.lock()
+        while true {
+            while queue.isEmpty && !done { condition.wait() }
+            if queue.isEmpty { break }
+            let works = queue
+            queue = []
+            condition.broadcast()
+            condition.unlock()
+            batch { for work in works { work() } }
+            condition.lock()
+        }
+        running = false
+        condition.broadcast()
+        condition.unlock()
     }
 }

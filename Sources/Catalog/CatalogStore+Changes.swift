@@ -24,29 +24,44 @@ extension CatalogStore {
     /// stable names for the new ones, subfolders that disappeared removed with all they held.
     /// Names and numbers of everything else stay as they are.
     public func apply(_ listing: FolderListing, at relative: FilePath, inheritedPermissions: UInt32) throws(DatabaseError) -> FolderUpdate {
-        try writer.withLock { db throws(DatabaseError) in
-            try db.execute("BEGIN IMMEDIATE")
-            do throws(DatabaseError) {
-                let update = try apply(listing, at: relative, inheritedPermissions: inheritedPermissions, db)
-                try db.execute("COMMIT")
-                return update
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
-            }
-        }
+        try change { db throws(DatabaseError) in try apply(listing, at: relative, inheritedPermissions: inheritedPermissions, db) }
     }
 
     /// Removes folder `relative` and everything under it (it is gone from SOURCE).
     public func removeFolder(_ relative: FilePath) throws(DatabaseError) -> [Invalidation] {
-        try writer.withLock { db throws(DatabaseError) in
-            try db.execute("BEGIN IMMEDIATE")
+        try change { db throws(DatabaseError) in try removeTree(relative, db) }
+    }
+
+    /// Runs `body`, whose changes share one transaction (a whole scan writes a batch of folders
+    /// at a time: far fewer pages written than one transaction a folder). Each change is still
+    /// all or nothing (a savepoint); readers see the batch when it commits.
+    public func batch(_ body: () -> Void) {
+        let begun = writer.withLock { db in (try? db.execute("BEGIN IMMEDIATE")) != nil }
+        inBatch.store(begun, ordering: .relaxed)
+        body()
+        inBatch.store(false, ordering: .relaxed)
+        if begun {
+            writer.withLock { db in
+                do throws(DatabaseError) { try db.execute("COMMIT") } catch {
+                    Log.warning("\(path): cannot write the catalog: \(error)")
+                    try? db.execute("ROLLBACK")
+                }
+            }
+        }
+    }
+
+    /// One change, all or nothing: its own transaction, or a savepoint inside a batch.
+    private func change<R>(_ body: (Database) throws(DatabaseError) -> R) throws(DatabaseError) -> R {
+        let nested = inBatch.load(ordering: .relaxed)
+        return try writer.withLock { db throws(DatabaseError) in
+            try db.execute(nested ? "SAVEPOINT folder" : "BEGIN IMMEDIATE")
             do throws(DatabaseError) {
-                let invalidations = try removeTree(relative, db)
-                try db.execute("COMMIT")
-                return invalidations
+                let result = try body(db)
+                try db.execute(nested ? "RELEASE folder" : "COMMIT")
+                return result
             } catch {
-                try? db.execute("ROLLBACK")
+                try? db.execute(nested ? "ROLLBACK TO folder" : "ROLLBACK")
+                if nested { try? db.execute("RELEASE folder") }
                 throw error
             }
         }

@@ -16,6 +16,8 @@ public final class CatalogStore: Sendable {
     public let rootName: [UInt8]
     let reader: Mutex<Database>
     let writer: Mutex<Database>
+    /// Whether the writer connection is inside a `batch` transaction.
+    let inBatch = Atomic<Bool>(false)
     private static let schemaVersion = 1
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is

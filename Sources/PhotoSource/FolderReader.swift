@@ -27,26 +27,25 @@ public struct FolderReader: Sendable {
     /// Reads folder `relative` (empty: the root). `known` maps file names to identities already
     /// sniffed as photos: a file whose identity is unchanged is not opened again.
     public func read(_ relative: FilePath, known: [[UInt8]: SourceIdentity] = [:]) throws(Errno) -> FolderListing {
-        let path = root.appending(relative)
-        let status = try FileStatus(path: path)
-        guard status.isDirectory else { throw Errno.notDirectory }
-        let entries = try Directory.entries(of: path).sorted { $0.name.lexicographicallyPrecedes($1.name) }
+        let folder = try OpenFolder(root.appending(relative))
+        defer { folder.close() }
+        let status = try folder.status()
+        let entries = try folder.entries().sorted { $0.name.lexicographicallyPrecedes($1.name) }
         var listing = FolderListing(status: status, subfolders: [], photos: [], skipped: 0)
         for entry in entries {
-            let child = relative.appending(entry.name)
-            guard let childStatus = follow(child) else { listing.skipped += 1; continue }
+            guard let childStatus = follow(entry.name, in: folder, at: relative) else { listing.skipped += 1; continue }
             let hidden = entry.name.first == UInt8(ascii: ".")
             if childStatus.isDirectory {
                 if !hidden { listing.subfolders.append((entry.name, childStatus)) }
                 continue
             }
             let identity = SourceIdentity(childStatus)
-            guard !hidden, childStatus.isRegularFile, known[entry.name] == identity || isPhoto(root.appending(child)) else {
+            guard !hidden, childStatus.isRegularFile, known[entry.name] == identity || isPhoto(entry.name, in: folder) else {
                 listing.skipped += 1
                 continue
             }
             listing.photos.append(Photo(
-                relativePath: child, fileName: entry.name, identity: identity,
+                relativePath: relative.appending(entry.name), fileName: entry.name, identity: identity,
                 ownership: Ownership(userID: childStatus.userID, groupID: childStatus.groupID,
                                      permissions: childStatus.permissions & 0o444,
                                      modificationNanoseconds: childStatus.modificationNanoseconds)))
@@ -54,21 +53,20 @@ public struct FolderReader: Sendable {
         return listing
     }
 
-    /// The status of what `relative` names, following a symbolic link only where allowed.
-    private func follow(_ relative: FilePath) -> FileStatus? {
-        let path = root.appending(relative)
-        guard let status = try? FileStatus(path: path, followLinks: false) else { return nil }
+    /// The status of entry `name`, following a symbolic link only where allowed.
+    private func follow(_ name: [UInt8], in folder: OpenFolder, at relative: FilePath) -> FileStatus? {
+        guard let status = try? folder.status(of: name, followLinks: false) else { return nil }
         guard status.isSymbolicLink else { return status }
         if !followSymlinks {
-            guard let target = try? path.resolved(),
+            guard let target = try? root.appending(relative).appending(name).resolved(),
                   target == root || target.bytes.starts(with: root.bytes + [UInt8(ascii: "/")]) else { return nil }
         }
-        return try? FileStatus(path: path)
+        return try? folder.status(of: name, followLinks: true)
     }
 
-    /// Content sniffing: JPEG starts with FF D8. Opened non-blocking, so a FIFO cannot hold the scan.
-    private func isPhoto(_ path: FilePath) -> Bool {
-        guard let file = try? FileDescriptor.openReadOnly(path, nonBlocking: true) else { return false }
+    /// Content sniffing: JPEG starts with FF D8.
+    private func isPhoto(_ name: [UInt8], in folder: OpenFolder) -> Bool {
+        guard let file = try? folder.open(name) else { return false }
         defer { file.close() }
         return (try? file.read(upTo: 2, at: 0)) == [0xFF, 0xD8]
     }

@@ -10,6 +10,11 @@ public enum Directory {
     public static func entries(of path: FilePath) throws(Errno) -> [DirectoryEntry] {
         guard let dir = path.withCString({ opendir($0) }) else { throw Errno.current }
         defer { closedir(dir) }
+        return entries(of: dir)
+    }
+
+    /// The names an open directory stream gives, without `.` and `..`.
+    static func entries(of dir: OpaquePointer) -> [DirectoryEntry] {
         var result: [DirectoryEntry] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
