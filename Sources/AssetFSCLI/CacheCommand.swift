@@ -1,3 +1,4 @@
+import AssetFS
 import Glibc
 import Posix
 import RenditionCache
@@ -24,7 +25,15 @@ struct CacheCommand {
         do {
             let store = try configuration.openStore(for: realSource)
             switch action {
-            case "prune": try store.prune()
+            case "prune":
+                // Renditions of photos gone or changed, or of an earlier assetfs, can never be
+                // asked for again: forget them (sizes and failures too), then evict to the cap.
+                if (try? FileStatus(path: configuration.catalogPath(for: realSource))) != nil {
+                    let catalog = configuration.catalogOpener(for: realSource)()
+                    let forgotten = try store.forget { !RenditionRequest.isCurrent($0, in: catalog) }
+                    print("forgotten   \(forgotten) renditions of photos no longer in SOURCE (or of an earlier assetfs)")
+                }
+                try store.prune()
             case "clear": try store.clear()
             case "check":
                 let problems = try store.integrityCheck()

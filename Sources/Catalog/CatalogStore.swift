@@ -171,6 +171,16 @@ public final class CatalogStore: Sendable {
         }
     }
 
+    /// The photo at `relativePath` in SOURCE.
+    public func photo(at relativePath: FilePath) -> PhotoRow? {
+        read(nil) { db throws(DatabaseError) in
+            var result: PhotoRow?
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ? AND p.file_name = ?",
+                         [.blob(relativePath.parent.bytes), .blob(relativePath.lastComponent)]) { result = Self.photo($0) }
+            return result
+        }
+    }
+
     /// The asset called `name` in album `folder`.
     public func photo(inFolder folder: Int64, named name: [UInt8]) -> PhotoRow? {
         read(nil) { db throws(DatabaseError) in

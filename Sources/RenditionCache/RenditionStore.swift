@@ -193,6 +193,30 @@ public final class RenditionStore: Sendable {
         try transaction { db throws(DatabaseError) in try Self.evict(db, to: capacity) }
     }
 
+    /// Forgets every rendition (bytes and size or failure) whose key `isStale` says is of a photo
+    /// or renderer that is gone; returns how many. Keys are read a page at a time, so this runs in
+    /// bounded memory however many there are.
+    public func forget(where isStale: (CacheKey) -> Bool) throws(DatabaseError) -> Int {
+        var after: [UInt8] = [], forgotten = 0
+        while true {
+            var page: [CacheKey] = []
+            try reader.withLock { db throws(DatabaseError) in
+                try db.query("SELECT key FROM outcomes WHERE key > ? ORDER BY key LIMIT 4096", [.blob(after)]) { page.append(CacheKey($0.blob(0))) }
+            }
+            guard let last = page.last else { return forgotten }
+            after = last.bytes
+            let stale = page.filter(isStale)
+            guard !stale.isEmpty else { continue }
+            try transaction { db throws(DatabaseError) in
+                for key in stale {
+                    try db.query("DELETE FROM outcomes WHERE key = ?", [.blob(key.bytes)])
+                    try db.query("DELETE FROM entries WHERE key = ?", [.blob(key.bytes)])
+                }
+            }
+            forgotten += stale.count
+        }
+    }
+
     /// SQLite's full `integrity_check`: "ok", or what is wrong (reads the whole file).
     public func integrityCheck() throws(DatabaseError) -> [String] {
         var lines: [String] = []

@@ -272,6 +272,27 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         #expect(changes.contains(.entry(parent: try fs.lookupPath("groups/A/one").get().inode, name: Array("thumbnail.jpg".utf8))))
     }
 
+    @Test func pruningForgetsRenditionsOfPhotosGoneOrChanged() throws {
+        let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg", "A/two.jpg": "orientation/Landscape_6.jpg"])
+        let store = try RenditionStore(path: fixture.cachePath, capacity: 1 << 30)
+        let fs = try fixture.fileSystem(store: store)
+        for name in ["one", "two"] { _ = try fs.readAll("groups/A/\(name)/thumbnail.jpg").get() }
+        fs.pipeline.waitForWrites()
+        #expect(try store.statistics().outcomes == 2)
+        fixture.copy("orientation/Portrait_1.jpg", to: "A/one.jpg")  // one changes
+        _ = fs.rescan()
+        let current = try fs.readAll("groups/A/one/thumbnail.jpg").get()
+        fs.pipeline.waitForWrites()
+        #expect(try store.statistics().outcomes == 3)
+        let stale = CacheKey(Array("A/two.jpg".utf8) + [0] + Array("1:2:3:4:256:85:\(Renderer.fingerprint)".utf8))
+        try store.store([1, 2, 3], for: stale)
+        let forgotten = try store.forget { !RenditionRequest.isCurrent($0, in: fs.catalog) }
+        #expect(forgotten == 2, "one's old version and the made-up identity of two")
+        #expect(try store.statistics().outcomes == 2)
+        #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get() == current)
+        #expect(fs.renders == 3)  // nothing current was forgotten
+    }
+
     @Test func readsReturnTheRequestedRange() throws {
         let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg"])
         let fs = try fixture.fileSystem()
