@@ -33,8 +33,12 @@ struct WarmCommand {
                                          catalog: configuration.catalogOpener(for: realSource),
                                          renderer: Renderer(limits: RenderLimits(waitForMemory: true)),
                                          renderThreads: ProcessEnvironment.processorCount)
-        // The same catalog a mount uses, brought up to date (only what changed is read again).
-        guard fileSystem.synchronize(.everything) else { throw UsageError("SOURCE '\(source)': cannot be read") }
+        // The same catalog a mount uses. Scanned here only if no mount ever did: a running mount
+        // keeps it up to date and tells its kernel what changed, which it could not do for
+        // changes this process applied first.
+        if !fileSystem.catalog.isComplete, !fileSystem.synchronize(.everything) {
+            throw UsageError("SOURCE '\(source)': cannot be read")
+        }
         let specs = [configuration.mount.thumbnail] + (fullscreen ? [configuration.mount.fullscreen] : [])
         let photos = fileSystem.catalog.allPhotos()
         let requests = photos.flatMap { photo in specs.map { RenditionRequest(root: realSource, photo: photo, spec: $0) } }
