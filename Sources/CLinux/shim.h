@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -33,5 +34,14 @@ static inline int clinux_open_beneath(int dirfd, const char *path, int flags) {
 /* An anonymous file in memory (memfd_create(2), close-on-exec), for code that reads descriptors. */
 static inline int clinux_memory_file(const char *name) {
     return (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
+}
+/* Lowers the calling thread (only it: Linux schedules threads by their own id) to nice 10 and the
+   lowest best-effort I/O priority, for background work that must not slow requests. ioprio_set
+   has no glibc wrapper. Returns 0, or -1 with errno set (the thread then keeps its priority). */
+static inline int clinux_lower_thread_priority(void) {
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    int status = setpriority(PRIO_PROCESS, (id_t)tid, 10);
+    if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, (2 << 13) | 7 /* IOPRIO_CLASS_BE, level 7 */) != 0) status = -1;
+    return status;
 }
 #endif
