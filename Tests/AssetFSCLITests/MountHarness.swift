@@ -55,6 +55,9 @@ struct MountStats: Decodable, Equatable, CustomStringConvertible {
     var cacheHits: Int
     var cacheMisses: Int
     var cacheBytes: Int
+    /// Assets whose date came from EXIF, and from the file's mtime (nil before dates existed).
+    var datesExif: Int?
+    var datesMtime: Int?
 
     var description: String {
         "albums \(albums) assets \(assets) skipped \(skipped) renders \(renders) failures \(renderFailures) hits \(cacheHits) misses \(cacheMisses) bytes \(cacheBytes)"
