@@ -1,5 +1,6 @@
 import Catalog
 import Glibc
+import PhotoProperties
 import PhotoSource
 import Posix
 import RenditionCache
@@ -17,12 +18,14 @@ public final class AssetFileSystem: Sendable {
     public let pipeline: RenditionPipeline
     private let cache: CacheConnection
     private let catalogConnection: OnFirstUse<CatalogStore>
-    private let sourceFiles: SourceFiles
+    let sourceFiles: SourceFiles
     private let reader: FolderReader
     private let rootStatus: FileStatus
     private let online: Atomic<Bool>
     /// Asks for a folder to be read again (set once the watcher exists).
-    private let checkFolder = Hook<FilePath>()
+    let checkFolder = Hook<FilePath>()
+    /// Reads photos' properties after each synchronize (once started).
+    let background = BackgroundLoop(name: "properties")
 
     /// `root`: SOURCE's real path (it may be away: a catalog of it is then served as stored).
     /// `catalog` and `cache` are opened on first use, in the process that serves the mount.
@@ -53,7 +56,10 @@ public final class AssetFileSystem: Sendable {
     public func whenFolderLooksChanged(_ action: @escaping @Sendable (FilePath) -> Void) { checkFolder.set(action) }
 
     /// Stops rendering and writes what is pending: call before the FUSE session goes.
-    public func shutdown() { pipeline.shutdown() }
+    public func shutdown() {
+        background.stop()
+        pipeline.shutdown()
+    }
 
     // MARK: Names and attributes
 
@@ -87,12 +93,19 @@ public final class AssetFileSystem: Sendable {
     private func plainAttributes(of node: Node) -> Attributes? {
         let inode = node.inode
         switch node {
-        case .root, .groups, .view:
+        case .root, .groups, .view, .dates, .year, .day:
             // Folders of many folders say 1 link, "not counted", as btrfs does: find then makes no
             // assumption from the count, and the count needs no scan of every album.
+            let links: Int
+            switch node {
+            case .root: links = 2 + 4
+            case .year(let year): links = 2 + catalog.dayCount(inYear: year)
+            case .day(let day): links = 2 + catalog.photoCount(onDay: day)
+            default: links = 1
+            }
             return Attributes(inode: inode, isDirectory: true, permissions: rootStatus.permissions & 0o555, size: 4096,
                               userID: rootStatus.userID, groupID: rootStatus.groupID,
-                              modificationNanoseconds: rootStatus.modificationNanoseconds, linkCount: node == .root ? 2 + 3 : 1)
+                              modificationNanoseconds: rootStatus.modificationNanoseconds, linkCount: links)
         case .album(let id), .viewAlbum(_, let id):
             guard let folder = catalog.folder(id) else { return nil }
             let owner = folder.ownership
@@ -104,7 +117,7 @@ public final class AssetFileSystem: Sendable {
             return Attributes(inode: inode, isDirectory: false, permissions: owner.permissions & 0o444, size: 0,
                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                               linkCount: 1)
-        case .asset:
+        case .asset, .datedAsset:
             guard let owner = catalog.photo(for: node)?.photo.ownership else { return nil }
             let readable = owner.permissions & 0o444
             return Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
@@ -112,12 +125,13 @@ public final class AssetFileSystem: Sendable {
                               linkCount: 2)
         case .file(_, let kind, _), .viewFile(let kind, _, _):
             guard let photo = catalog.photo(for: node)?.photo else { return nil }
-            // A size with a view has two names: in its asset folder and in the view.
+            // A size with a view has three names: in its asset folder, in the view and under dates/
+            // (counted from the start: a photo is there as soon as its date is read); an original two.
             return Attributes(inode: inode, isDirectory: false, permissions: photo.ownership.permissions & 0o444,
                               size: kind == .original ? photo.identity.size : 0,
                               userID: photo.ownership.userID, groupID: photo.ownership.groupID,
                               modificationNanoseconds: photo.ownership.modificationNanoseconds,
-                              linkCount: FileKind.viewed.contains(kind) ? 2 : 1)
+                              linkCount: FileKind.viewed.contains(kind) ? 3 : 2)
         }
     }
 
@@ -307,9 +321,11 @@ public final class AssetFileSystem: Sendable {
     public func extendedAttributeNames(_ inode: UInt64) -> [[UInt8]] {
         switch catalog.node(forInode: inode) {
         case .root?: return [Self.statsAttribute]
-        case .asset(let id)?:
+        case .asset(let id)?, .datedAsset(let id)?:
             guard let row = catalog.photo(id) else { return [] }
+            let properties = properties(of: row)
             return [Self.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [Self.errorAttribute])
+                + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
         default: return []
         }
     }
@@ -319,10 +335,14 @@ public final class AssetFileSystem: Sendable {
         switch (node, name) {
         case (.root?, Self.statsAttribute):
             return .success(Array(statisticsJSON().utf8))
-        case (.asset(let id)?, Self.sourceAttribute):
+        case (.asset(let id)?, Self.sourceAttribute), (.datedAsset(let id)?, Self.sourceAttribute):
             return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
-        case (.asset(let id)?, Self.errorAttribute):
+        case (.asset(let id)?, Self.errorAttribute), (.datedAsset(let id)?, Self.errorAttribute):
             return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
+        case (.asset(let id)?, _), (.datedAsset(let id)?, _):
+            guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
+            guard let row = catalog.photo(id) else { return .failure(.notFound) }
+            return attribute.value(properties(of: row)).map { .success($0) } ?? .failure(.noAttribute)
         case (nil, _):
             return .failure(.notFound)
         default:
@@ -340,6 +360,7 @@ public final class AssetFileSystem: Sendable {
     public func statisticsJSON() -> String {
         let counts = catalog.counts
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
+        let dates = catalog.dateCounts()
         let fields: [(String, Int)] = [
             ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
             ("renders", statistics.renders.load(ordering: .relaxed)),
@@ -351,6 +372,7 @@ public final class AssetFileSystem: Sendable {
             ("folders_read", statistics.foldersRead.load(ordering: .relaxed)),
             ("source_online", isSourceOnline ? 1 : 0),
             ("catalog_complete", catalog.isComplete ? 1 : 0),
+            ("dates_exif", dates.exif), ("dates_mtime", dates.modificationTime),
         ]
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
@@ -387,6 +409,7 @@ public final class AssetFileSystem: Sendable {
             return false
         }
         if !online.exchange(true, ordering: .relaxed) { Log.info("\(root): SOURCE is back") }
+        background.poke()
         return true
     }
 

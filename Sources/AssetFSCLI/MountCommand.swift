@@ -63,6 +63,8 @@ struct MountCommand {
                 progress.finish()
             }
             watcher.start(checkFirst: !firstScan)
+            // Dates and the rest of the photos' properties are read in the background, in pages.
+            fileSystem.readPropertiesInBackground(invalidate: { mount.invalidate($0) })
         }, started: { [backgroundLog] in
             // Until it serves, what goes wrong (libfuse refusing the mount) reaches the terminal.
             if !foreground { Log.configure(destination: backgroundLog, debug: false) }

@@ -1,5 +1,6 @@
 #ifndef ASSETFS_CEXIF_SHIM_H
 #define ASSETFS_CEXIF_SHIM_H
+#include <stddef.h>
 #include <libexif/exif-data.h>
 #include <libexif/exif-loader.h>
 
@@ -9,5 +10,30 @@ static inline int cexif_orientation(ExifData *data) {
     ExifEntry *e = exif_content_get_entry(data->ifd[EXIF_IFD_0], EXIF_TAG_ORIENTATION);
     if (!e || e->format != EXIF_FORMAT_SHORT || e->components < 1 || !e->data || e->size < 2) return 0;
     return exif_get_short(e->data, exif_data_get_byte_order(data));
+}
+
+/* The entry `tag` of IFD `ifd`, or NULL (the IFD array is a C array, awkward from Swift). */
+static inline ExifEntry *cexif_entry(ExifData *data, int ifd, int tag) {
+    if (!data || ifd < 0 || ifd >= EXIF_IFD_COUNT || !data->ifd[ifd]) return NULL;
+    return exif_content_get_entry(data->ifd[ifd], (ExifTag)tag);
+}
+
+/* Parses an EXIF block (from "Exif\0\0" on) as it is: without FOLLOW_SPECIFICATION, which would
+   add the entries the specification calls mandatory with made-up values. */
+static inline ExifData *cexif_load_as_is(const unsigned char *bytes, unsigned int size) {
+    ExifData *data = exif_data_new();
+    if (!data) return NULL;
+    exif_data_unset_option(data, EXIF_DATA_OPTION_FOLLOW_SPECIFICATION);
+    exif_data_load_data(data, bytes, size);
+    return data;
+}
+
+/* Component `index` of a RATIONAL entry as numerator and denominator; 0 when there is none. */
+static inline int cexif_rational(ExifEntry *e, ExifByteOrder order, unsigned int index, unsigned int *numerator, unsigned int *denominator) {
+    if (!e || e->format != EXIF_FORMAT_RATIONAL || index >= e->components || !e->data || e->size < 8 * (index + 1)) return 0;
+    ExifRational r = exif_get_rational(e->data + 8 * index, order);
+    *numerator = r.numerator;
+    *denominator = r.denominator;
+    return 1;
 }
 #endif

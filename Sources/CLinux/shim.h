@@ -35,10 +35,13 @@ static inline int clinux_open_beneath(int dirfd, const char *path, int flags) {
 static inline int clinux_memory_file(const char *name) {
     return (int)syscall(SYS_memfd_create, name, 1u /* MFD_CLOEXEC */);
 }
-
-/* Lowers the calling thread's CPU priority (on Linux, setpriority with a thread id affects just
-   that thread; glibc's gettid needs _GNU_SOURCE). */
-static inline int clinux_nice_this_thread(int niceness) {
-    return setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), niceness);
+/* Lowers the calling thread (only it: Linux schedules threads by their own id) to nice 10 and the
+   lowest best-effort I/O priority, for background work that must not slow requests. ioprio_set
+   has no glibc wrapper. Returns 0, or -1 with errno set (the thread then keeps its priority). */
+static inline int clinux_lower_thread_priority(void) {
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    int status = setpriority(PRIO_PROCESS, (id_t)tid, 10);
+    if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, (2 << 13) | 7 /* IOPRIO_CLASS_BE, level 7 */) != 0) status = -1;
+    return status;
 }
 #endif

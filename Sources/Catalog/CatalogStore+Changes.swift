@@ -151,6 +151,7 @@ extension CatalogStore {
         var kept: [PhotoRow] = []
         for row in stored {
             guard let now = fresh[row.photo.fileName] else {
+                invalidations += try Self.timelineInvalidations(ofPhoto: row.id, db)
                 try db.query("DELETE FROM photos WHERE id = ?", [.integer(row.id)])
                 invalidations += Self.entries(of: row, album: album) + [.inode(Node.asset(row.id).inode)] + Self.fileInodes(of: row)
                 changed = true
@@ -158,6 +159,8 @@ extension CatalogStore {
             }
             kept.append(row)
             if now.identity != row.photo.identity {
+                // A new version: its properties are read again (triggers in CatalogStore+Properties.swift).
+                invalidations += try Self.timelineInvalidations(ofPhoto: row.id, db)
                 try db.query("""
                     INSERT OR REPLACE INTO retired(photo, version, relpath, inode, size, mtime, ctime, uid, gid, permissions)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -222,6 +225,7 @@ extension CatalogStore {
                 }
                 invalidations.append(.inode(Node.album(folder.id).inode))
             }
+            invalidations += try Self.timelineInvalidations(inFolder: folder.id, db)
             try db.query("DELETE FROM photos WHERE folder = ?", [.integer(folder.id)])
             try db.query("DELETE FROM folders WHERE id = ?", [.integer(folder.id)])
         }

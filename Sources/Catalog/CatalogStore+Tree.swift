@@ -1,7 +1,8 @@
 import PhotoSource
 
 /// The virtual tree over the stored rows: `groups/<album>/<asset>/{thumbnail,fullscreen,original}.jpg`,
-/// with the views `thumbnails/<album>/<asset>.jpg` and `fullscreen/<album>/<asset>.jpg` of the same files.
+/// with the views `thumbnails/<album>/<asset>.jpg` and `fullscreen/<album>/<asset>.jpg` of the same files,
+/// and the timeline `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` of the same files (`CatalogStore+Properties.swift`).
 extension CatalogStore {
     public static let groupsName = Array("groups".utf8)
 
@@ -17,11 +18,17 @@ extension CatalogStore {
     public func node(forInode inode: UInt64) -> Node? {
         guard let node = Node(inode: inode) else { return nil }
         switch node {
-        case .root, .groups, .view: return node
+        case .root, .groups, .view, .dates: return node
         case .album(let id), .poster(let id), .viewAlbum(_, let id):
             return (folder(id)?.photoCount ?? 0) > 0 ? node : nil
         case .asset(let id):
             return photo(id) == nil ? nil : node
+        case .year(let year):
+            return years(after: year - 1, limit: 1).first == year ? node : nil
+        case .day(let day):
+            return days(inYear: day / 10000, after: day - 1, limit: 1).first == day ? node : nil
+        case .datedAsset(let id):
+            return self.day(ofPhoto: id) == nil ? nil : node
         case .file(let id, _, let version), .viewFile(_, let id, let version):
             guard let row = photo(id) else { return nil }
             return row.version & 0xFFFF == version || retiredPhoto(id, version: version) != nil ? node : nil
@@ -31,7 +38,7 @@ extension CatalogStore {
     /// The photo a file node shows: its current row, or the remembered row of an earlier version.
     public func photo(for node: Node) -> PhotoRow? {
         switch node.canonical {
-        case .asset(let id): return photo(id)
+        case .asset(let id), .datedAsset(let id): return photo(id)
         case .file(let id, _, let version):
             guard let row = photo(id) else { return nil }
             return row.version & 0xFFFF == version ? row : retiredPhoto(id, version: version)
@@ -43,7 +50,10 @@ extension CatalogStore {
     /// is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
     public func parent(of node: Node) -> Node? {
         switch node {
-        case .root, .groups, .view: return .root
+        case .root, .groups, .view, .dates: return .root
+        case .year: return .dates
+        case .day(let day): return .year(day / 10000)
+        case .datedAsset(let id): return self.day(ofPhoto: id).map { .day($0) }
         case .album: return .groups
         case .viewAlbum(let kind, _): return .view(kind)
         case .asset(let id): return photo(id).map { .album($0.folder) }
@@ -56,6 +66,7 @@ extension CatalogStore {
         switch parent {
         case .root:
             if name == Self.groupsName { return .groups }
+            if name == Self.datesName { return .dates }
             return FileKind.viewed.first { $0.viewName == name }.map { .view($0) }
         case .groups:
             return album(named: name).map { .album($0.id) }
@@ -67,7 +78,13 @@ extension CatalogStore {
         case .viewAlbum(let kind, let id):
             guard name.count > Self.jpeg.count, name.suffix(Self.jpeg.count).elementsEqual(Self.jpeg) else { return nil }
             return photo(inFolder: id, named: Array(name.dropLast(Self.jpeg.count))).map { .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF) }
-        case .asset(let id):
+        case .dates:
+            return Self.year(named: name).flatMap { year in years(after: year - 1, limit: 1).first == year ? .year(year) : nil }
+        case .year(let year):
+            return Self.day(named: name, inYear: year).flatMap { day in days(inYear: year, after: day - 1, limit: 1).first == day ? .day(day) : nil }
+        case .day(let day):
+            return datedPhoto(onDay: day, named: name).map { .datedAsset($0) }
+        case .asset(let id), .datedAsset(let id):
             guard let kind = FileKind.allCases.first(where: { $0.fileName == name }), let row = photo(id) else { return nil }
             return .file(photo: id, kind: kind, version: row.version & 0xFFFF)
         case .poster, .file, .viewFile:
@@ -82,6 +99,7 @@ extension CatalogStore {
         case .root:
             let all = [Entry(name: Self.groupsName, node: .groups, cookie: 1)]
                 + FileKind.viewed.enumerated().map { Entry(name: $1.viewName, node: .view($1), cookie: Int64($0 + 2)) }
+                + [Entry(name: Self.datesName, node: .dates, cookie: 4)]
             return all.filter { $0.cookie > cookie }
         case .groups, .view:
             return albums(after: cookie, limit: limit).map { folder in
@@ -98,7 +116,13 @@ extension CatalogStore {
             return photos(inFolder: id, after: cookie, limit: limit).map {
                 Entry(name: $0.assetName + Self.jpeg, node: .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF), cookie: $0.id)
             }
-        case .asset(let id):
+        case .dates:
+            return years(after: Int(max(0, cookie)), limit: limit).map { Entry(name: Self.yearName($0), node: .year($0), cookie: Int64($0)) }
+        case .year(let year):
+            return days(inYear: year, after: Int(max(0, cookie)), limit: limit).map { Entry(name: Self.dayName($0), node: .day($0), cookie: Int64($0)) }
+        case .day(let day):
+            return datedPhotos(onDay: day, after: cookie, limit: limit).map { Entry(name: $0.name, node: .datedAsset($0.id), cookie: $0.id) }
+        case .asset(let id), .datedAsset(let id):
             guard let row = photo(id) else { return [] }
             return FileKind.allCases.enumerated().map {
                 Entry(name: $1.fileName, node: .file(photo: id, kind: $1, version: row.version & 0xFFFF), cookie: Int64($0 + 1))

@@ -18,7 +18,7 @@ public final class CatalogStore: Sendable {
     let writer: Mutex<Database>
     /// Whether the writer connection is inside a `batch` transaction.
     let inBatch = Atomic<Bool>(false)
-    private static let schemaVersion = 1
+    private static let schemaVersion = 2
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
@@ -40,6 +40,7 @@ public final class CatalogStore: Sendable {
         try db.execute("""
             BEGIN IMMEDIATE;
             DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta;
+            DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated;
             CREATE TABLE folders(
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 parent INTEGER,
@@ -65,6 +66,7 @@ public final class CatalogStore: Sendable {
                 uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
                 PRIMARY KEY(photo, version)) WITHOUT ROWID;
             CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+            \(Self.propertiesSchema)
             PRAGMA user_version = \(Self.schemaVersion);
             COMMIT;
             """)

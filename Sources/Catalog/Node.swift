@@ -17,10 +17,19 @@ public enum Node: Hashable, Sendable {
     case file(photo: Int64, kind: FileKind, version: Int64)
     /// `thumbnails/<album>/<asset>.jpg`: the same file as the asset folder's `thumbnail.jpg`.
     case viewFile(FileKind, photo: Int64, version: Int64)
+    /// `dates/`: the timeline, every photo whose date is known under the day it was taken.
+    case dates
+    /// `dates/<YYYY>/`.
+    case year(Int)
+    /// `dates/<YYYY>/<YYYY-MM-DD>/` (by the day as a number, YYYYMMDD).
+    case day(Int)
+    /// `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` (by photo id): a folder of its own (the kernel
+    /// aliases no directories) holding the asset folder's files (the same inodes).
+    case datedAsset(Int64)
 
     public var isDirectory: Bool {
         switch self {
-        case .root, .groups, .view, .album, .viewAlbum, .asset: return true
+        case .root, .groups, .view, .album, .viewAlbum, .asset, .dates, .year, .day, .datedAsset: return true
         case .poster, .file, .viewFile: return false
         }
     }
@@ -31,16 +40,25 @@ public enum Node: Hashable, Sendable {
         return self
     }
 
-    /// Its inode number: fixed for the four top folders, else made of the row id, the photo's
+    /// Its inode number: fixed for the five top folders, else made of the row id, the photo's
     /// version (files only) and the kind, so numbers are stable across remounts and, since row
     /// ids are never reused (AUTOINCREMENT), never given to another node.
     ///
     ///     bits 20-62: row id | bits 4-19: version | bits 2-3: entity | bits 0-1: kind
+    ///
+    ///     entity 0 (id > 0)  the timeline: kind 0 year (id YYYY), 1 day (id YYYYMMDD), 2 dated asset folder (photo id)
+    ///     entity 1           folder id: kind 0 album, 1 poster, 2 thumbnails/ view album, 3 fullscreen/ view album
+    ///     entity 2           photo id, kind 0: asset folder
+    ///     entity 3           photo id, version and file kind: a file (its views and dates/ share it)
     public var inode: UInt64 {
         switch self {
         case .root: return 1
         case .groups: return 2
         case .view(let kind): return kind == .thumbnail ? 3 : 4
+        case .dates: return 5
+        case .year(let year): return Self.number(Int64(year), entity: 0, kind: 0)
+        case .day(let day): return Self.number(Int64(day), entity: 0, kind: 1)
+        case .datedAsset(let id): return Self.number(id, entity: 0, kind: 2)
         case .album(let id): return Self.number(id, entity: 1, kind: 0)
         case .poster(let id): return Self.number(id, entity: 1, kind: 1)
         case .viewAlbum(let kind, let id): return Self.number(id, entity: 1, kind: kind == .thumbnail ? 2 : 3)
@@ -57,10 +75,12 @@ public enum Node: Hashable, Sendable {
         case 2: self = .groups
         case 3: self = .view(.thumbnail)
         case 4: self = .view(.fullscreen)
+        case 5: self = .dates
         default:
             let id = Int64(inode >> 20), kind = Int(inode & 3), version = Int64((inode >> 4) & 0xFFFF)
             guard id > 0 else { return nil }
             switch (inode >> 2) & 3 {
+            case 0 where version == 0 && kind < 3: self = [.year(Int(id)), .day(Int(id)), .datedAsset(id)][kind]
             case 1: self = [.album(id), .poster(album: id), .viewAlbum(.thumbnail, album: id), .viewAlbum(.fullscreen, album: id)][kind]
             case 2 where kind == 0 && version == 0: self = .asset(id)
             case 3 where kind < FileKind.allCases.count: self = .file(photo: id, kind: FileKind(rawValue: kind)!, version: version)

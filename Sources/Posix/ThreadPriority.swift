@@ -1,9 +1,10 @@
 internal import CLinux
 
+/// The scheduling of the calling thread.
 public enum ThreadPriority {
-    /// Makes the calling thread background work (a positive nice value, this thread only), so
-    /// what people wait for gets the CPU first.
-    public static func lowerCurrentThread(niceness: Int32 = 10) {
-        _ = clinux_nice_this_thread(niceness)
+    /// Nice 10 and the lowest best-effort I/O priority for this thread only (`setpriority` and
+    /// `ioprio_set` on its thread id): for background work that must yield to requests.
+    public static func lowerCurrentThread() {
+        if clinux_lower_thread_priority() != 0 { Log.debug("cannot lower this thread's priority: \(Errno.current)") }
     }
 }

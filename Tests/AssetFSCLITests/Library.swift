@@ -50,7 +50,8 @@ struct Library {
 
     /// Every path `find MOUNT` must print, MOUNT itself included.
     func expectedPaths(mount: [UInt8]) -> Set<[UInt8]> {
-        var paths: Set<[UInt8]> = [mount, mount / "groups", mount / "thumbnails", mount / "fullscreen"]
+        // dates/ is filled in the background as dates are read: `findArguments` leaves its inside out.
+        var paths: Set<[UInt8]> = [mount, mount / "groups", mount / "thumbnails", mount / "fullscreen", mount / "dates"]
         for album in albums {
             let folder = mount / "groups" / album.name
             paths.insert(folder)
@@ -66,6 +67,11 @@ struct Library {
             }
         }
         return paths
+    }
+
+    /// `find MOUNT … -print0` without what is inside dates/ (PropertiesTests checks that).
+    static func findArguments(_ point: String, _ tests: [String] = []) -> [String] {
+        [point, "-path", point + "/dates/*", "-prune", "-o"] + tests + ["-print0"]
     }
 
     /// Every rendition file in the mount (posters included) with the sample it shows and its kind.

@@ -57,6 +57,9 @@ struct MountStats: Decodable, Equatable, CustomStringConvertible {
     var cacheBytes: Int
     var foldersRead: Int
     var sourceOnline: Int
+    /// Assets whose date came from EXIF, and from the file's mtime (nil before dates existed).
+    var datesExif: Int?
+    var datesMtime: Int?
 
     var description: String {
         "albums \(albums) assets \(assets) skipped \(skipped) renders \(renders) failures \(renderFailures) hits \(cacheHits) misses \(cacheMisses) bytes \(cacheBytes)"

@@ -37,7 +37,7 @@ extension Mounted {
                 #expect(errnoOf { rmdir(groups + "/Family") } == EROFS)
 
                 // Nothing changed in the mount either, and reading everything leaves the source alone.
-                let find = Command.run("find", [mount.point, "-print0"])
+                let find = Command.run("find", Library.findArguments(mount.point))
                 #expect(Set(find.nulFields) == library.expectedPaths(mount: mount.bytes))
                 let cat = Command.bash(#"find "$1" -type f -exec cat {} + | wc -c"#, [mount.point])
                 #expect(cat.status == 0 && (Int(cat.out.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0) > 0)

@@ -9,7 +9,7 @@ extension Mounted {
             let library = Library.small
             try withScratch(library) { scratch in
                 let first = try scratch.mount()
-                let paths = Command.run("find", [first.point, "-print0"]).nulFields
+                let paths = Command.run("find", Library.findArguments(first.point)).nulFields
                 #expect(paths.count == library.expectedPaths(mount: first.bytes).count)
                 let thumbnails = library.thumbnails(mount: first.bytes)
                 let readBefore = thumbnails.map { try? RawFiles.read($0).get() }

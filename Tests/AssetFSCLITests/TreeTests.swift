@@ -9,7 +9,7 @@ extension Mounted {
             let library = Library.naming
             try withScratch(library) { scratch in
                 let mount = try scratch.mount()
-                let found = Command.run("find", [mount.point, "-print0"])
+                let found = Command.run("find", Library.findArguments(mount.point))
                 #expect(found.status == 0, "find: \(found.err)")
                 let actual = Set(found.nulFields)
                 let expected = library.expectedPaths(mount: mount.bytes)
@@ -55,7 +55,7 @@ extension Mounted {
                 let ls = Command.run("ls", ["-R", "--color=never", mount.point])
                 #expect(ls.status == 0, "ls -R: \(ls.err)")
                 #expect(ls.out.contains("Pictures (2)") && ls.out.contains("thumbnail.jpg.jpg"))
-                let find = Command.run("find", [mount.point, "-name", "*.jpg", "-print0"])
+                let find = Command.run("find", Library.findArguments(mount.point, ["-name", "*.jpg"]))
                 #expect(find.status == 0, "find: \(find.err)")
                 let expected = library.expectedPaths(mount: mount.bytes).filter { $0.split(separator: 0x2F).last.map { Array($0).text }?.hasSuffix(".jpg") == true }
                 #expect(Set(find.nulFields) == expected)

@@ -254,14 +254,14 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg", "A/two.jpg": "orientation/Landscape_6.jpg"])
         let fs = try fixture.fileSystem()
         let root = try fs.list(1).get().map { String(decoding: $0.name, as: UTF8.self) }
-        #expect(root == ["groups", "thumbnails", "fullscreen"])
+        #expect(root == ["groups", "thumbnails", "fullscreen", "dates"])
         let view = try fs.lookupPath("thumbnails/A").get()
         #expect(try fs.list(view.inode).get().map { String(decoding: $0.name, as: UTF8.self) } == ["one.jpg", "two.jpg"])
         #expect(fs.renders == 0)  // listing renders nothing
         let viewed = try fs.lookupPath("thumbnails/A/one.jpg").get()
         #expect(fs.renders == 1)  // a stat renders only what it names
         let twin = try fs.lookupPath("groups/A/one/thumbnail.jpg").get()
-        #expect(viewed == twin && viewed.linkCount == 2)
+        #expect(viewed == twin && viewed.linkCount == 3)  // asset folder, view, dates/
         #expect(try fs.readAll("fullscreen/A/two.jpg").get() == (try fs.readAll("groups/A/two/fullscreen.jpg").get()))
         #expect(fs.lookupPath("thumbnails/A/one") == .failure(.notFound))
         #expect(fs.lookupPath("thumbnails/A/thumbnail.jpg") == .failure(.notFound))

@@ -1,0 +1,115 @@
+import Catalog
+import PhotoProperties
+import PhotoSource
+import Posix
+
+/// Photos' properties: read once per version of a photo (in the background after a scan, or on
+/// the first request for one of its attributes), kept in the catalog, shown as extended
+/// attributes of its asset folders and as its place in the `dates/` timeline.
+extension AssetFileSystem {
+    /// Starts reading, on a low-priority thread after every synchronize, the properties of photos
+    /// that have none yet; `invalidate` is where what the kernel must forget goes. Call once the
+    /// mount serves.
+    public func readPropertiesInBackground(invalidate: @escaping @Sendable ([Invalidation]) -> Void) {
+        background.start({ [weak self] shouldContinue, invalidate in
+            self?.readPendingProperties(shouldContinue: shouldContinue, invalidate: invalidate)
+        }, invalidate: invalidate)
+    }
+
+    /// Reads and stores the properties of every photo that has none yet, `pageSize` photos to a
+    /// transaction (so days appear as their photos are read). Returns how many were stored.
+    @discardableResult
+    public func readPendingProperties(pageSize: Int = 128, shouldContinue: () -> Bool = { true },
+                                      invalidate: ([Invalidation]) -> Void = { _ in }) -> Int {
+        var after: Int64 = 0, stored = 0
+        while shouldContinue() {
+            let page = catalog.undatedPhotos(after: after, limit: pageSize)
+            guard let last = page.last else { break }
+            after = last.id
+            var batch: [(photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)] = []
+            for row in page {
+                guard shouldContinue() else { break }
+                if let read = readProperties(row.photo) { batch.append((row, Self.stored(read))) }
+            }
+            do {
+                invalidate(try catalog.record(batch))
+                stored += batch.count
+            } catch {
+                Log.warning("\(catalog.path): cannot store photo properties: \(error)")
+                break
+            }
+        }
+        return stored
+    }
+
+    /// The properties of a photo: stored, else read now and stored (a photo that cannot be opened
+    /// now shows what is known, its mtime, and is read again later).
+    func properties(of row: CatalogStore.PhotoRow) -> CatalogStore.Properties {
+        if let stored = catalog.properties(ofPhoto: row.id) { return stored }
+        guard let read = readProperties(row.photo) else {
+            return Self.stored(.unreadable(modificationNanoseconds: row.photo.identity.modificationNanoseconds))
+        }
+        do {
+            background.send(try catalog.record([(row, Self.stored(read))]))
+        } catch {
+            Log.warning("\(catalog.path): cannot store photo properties: \(error)")
+        }
+        return catalog.properties(ofPhoto: row.id) ?? Self.stored(read)
+    }
+
+    /// Reads a photo's properties; nil when it cannot be opened now (changed since the scan: its
+    /// folder is read again; or away). One it may not read gets what the catalog knows.
+    func readProperties(_ photo: Photo) -> PhotoProperties? {
+        let file: FileDescriptor
+        do { file = try sourceFiles.open(photo) } catch {
+            switch error {
+            case .changed:
+                checkFolder(photo.relativePath.parent)
+                return nil
+            case .unavailable(let errno):
+                guard errno == .permissionDenied else { return nil }
+                return .unreadable(modificationNanoseconds: photo.identity.modificationNanoseconds)
+            }
+        }
+        defer { file.close() }
+        return PhotoProperties.read(from: file, modificationNanoseconds: photo.identity.modificationNanoseconds)
+    }
+
+    static func stored(_ properties: PhotoProperties) -> CatalogStore.Properties {
+        CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source.rawValue, day: properties.date.dayNumber,
+                                width: properties.width, height: properties.height, mediaType: properties.mediaType,
+                                camera: properties.camera, location: properties.location?.text)
+    }
+}
+
+/// The extended attributes of an asset folder that show its photo's properties.
+enum PropertyAttribute: CaseIterable {
+    case date, dateSource, width, height, type, camera, location
+
+    var name: [UInt8] {
+        let suffix: String
+        switch self {
+        case .date: suffix = "date"
+        case .dateSource: suffix = "date_source"
+        case .width: suffix = "width"
+        case .height: suffix = "height"
+        case .type: suffix = "type"
+        case .camera: suffix = "camera"
+        case .location: suffix = "location"
+        }
+        return Array("user.assetfs.\(suffix)".utf8)
+    }
+
+    /// Its value, or nil when the photo does not tell.
+    func value(_ properties: CatalogStore.Properties) -> [UInt8]? {
+        switch self {
+        case .date: return Array(properties.date.utf8)
+        case .dateSource: return TakenDate.Source(rawValue: properties.dateSource).map { Array($0.name.utf8) }
+        case .width: return properties.width.map { Array(String($0).utf8) }
+        case .height: return properties.height.map { Array(String($0).utf8) }
+        case .type: return properties.mediaType.map { Array($0.utf8) }
+        case .camera: return properties.camera
+        case .location: return properties.location.map { Array($0.utf8) }
+        }
+    }
+}

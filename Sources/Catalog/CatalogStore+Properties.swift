@@ -1,0 +1,283 @@
+import PhotoSource
+import Posix
+import SQLiteDatabase
+
+/// What photos say about themselves (date taken, size, type, camera, place), read in the
+/// background or on first request and kept here, and the timeline made of their dates:
+/// `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` with the asset folder's files.
+///
+/// Rows follow the photo's version: triggers drop a photo's properties when a folder's apply
+/// gives it a new version (or removes it) and queue it in `undated` to be read again, so the
+/// synchronizer's code never has to know about them. `record` writes only for the version that
+/// was read, so a read that raced with a change is dropped, never stored against the new version.
+extension CatalogStore {
+    static let propertiesSchema = """
+        CREATE TABLE properties(
+            photo INTEGER PRIMARY KEY,
+            version INTEGER NOT NULL,
+            date TEXT NOT NULL, date_source INTEGER NOT NULL,
+            day INTEGER NOT NULL, dated_name BLOB NOT NULL,
+            width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
+            UNIQUE(day, dated_name));
+        CREATE INDEX properties_by_day ON properties(day, photo);
+        CREATE TABLE undated(photo INTEGER PRIMARY KEY);
+        CREATE TRIGGER photo_added AFTER INSERT ON photos BEGIN INSERT OR IGNORE INTO undated VALUES (new.id); END;
+        CREATE TRIGGER photo_changed AFTER UPDATE OF version ON photos BEGIN
+            DELETE FROM properties WHERE photo = new.id; INSERT OR IGNORE INTO undated VALUES (new.id); END;
+        CREATE TRIGGER photo_removed AFTER DELETE ON photos BEGIN
+            DELETE FROM properties WHERE photo = old.id; DELETE FROM undated WHERE photo = old.id; END;
+        """
+
+    public static let datesName = Array("dates".utf8)
+
+    /// A photo's properties as stored (the catalog knows nothing of EXIF: AssetFS fills these in).
+    public struct Properties: Sendable, Equatable {
+        /// ISO 8601, with the UTC offset when known.
+        public var date: String
+        /// 1 EXIF DateTimeOriginal, 2 EXIF DateTimeDigitized, 3 the file's mtime.
+        public var dateSource: Int
+        /// The local day taken, YYYYMMDD.
+        public var day: Int
+        public var width: Int?
+        public var height: Int?
+        public var mediaType: String?
+        public var camera: [UInt8]?
+        public var location: String?
+        /// Its name in its day's folder (given by `record`).
+        public var datedName: [UInt8] = []
+
+        public init(date: String, dateSource: Int, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
+                    camera: [UInt8]? = nil, location: String? = nil) {
+            (self.date, self.dateSource, self.day, self.width, self.height) = (date, dateSource, day, width, height)
+            (self.mediaType, self.camera, self.location) = (mediaType, camera, location)
+        }
+    }
+
+    private static let propertiesColumns = "date, date_source, day, width, height, media_type, camera, location, dated_name"
+
+    private static func properties(_ row: Database.Row) -> Properties {
+        func optionalInt(_ column: Int32) -> Int? { row.isNull(column) ? nil : Int(row.integer(column)) }
+        var result = Properties(date: row.text(0), dateSource: Int(row.integer(1)), day: Int(row.integer(2)),
+                                width: optionalInt(3), height: optionalInt(4), mediaType: row.isNull(5) ? nil : row.text(5),
+                                camera: row.isNull(6) ? nil : row.blob(6), location: row.isNull(7) ? nil : row.text(7))
+        result.datedName = row.blob(8)
+        return result
+    }
+
+    /// The stored properties of photo `id`, if they have been read for its current version.
+    public func properties(ofPhoto id: Int64) -> Properties? {
+        read(nil) { db throws(DatabaseError) in
+            var result: Properties?
+            try db.query("SELECT \(Self.propertiesColumns) FROM properties WHERE photo = ?", [.integer(id)]) { result = Self.properties($0) }
+            return result
+        }
+    }
+
+    /// Photos whose properties are still to be read, after photo id `after`, in id order.
+    public func undatedPhotos(after: Int64, limit: Int) -> [PhotoRow] {
+        read([]) { db throws(DatabaseError) in
+            var result: [PhotoRow] = []
+            try db.query("""
+                SELECT \(Self.photoColumns) FROM undated u JOIN photos p ON p.id = u.photo JOIN folders f ON f.id = p.folder
+                WHERE u.photo > ? ORDER BY u.photo LIMIT ?
+                """, [.integer(after), .integer(Int64(limit))]) { result.append(Self.photo($0)) }
+            return result
+        }
+    }
+
+    /// How many photos have a date from EXIF, and how many from their mtime.
+    public func dateCounts() -> (exif: Int, modificationTime: Int) {
+        read((0, 0)) { db throws(DatabaseError) in
+            var result = (exif: 0, modificationTime: 0)
+            try db.query("SELECT total(date_source < 3), total(date_source = 3) FROM properties") {
+                result = (Int($0.integer(0)), Int($0.integer(1)))
+            }
+            return result
+        }
+    }
+
+    /// Stores what was read of each photo, for the version it was read at (a photo changed or
+    /// removed since is passed over), giving each its name in its day's folder: the asset's name,
+    /// or with ` (N)` when another photo of that day has it. A name, once given, stays while the
+    /// photo stays on that day. Returns what the kernel must forget.
+    @discardableResult
+    public func record(_ batch: [(photo: PhotoRow, properties: Properties)]) throws(DatabaseError) -> [Invalidation] {
+        guard !batch.isEmpty else { return [] }
+        return try writer.withLock { db throws(DatabaseError) in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(DatabaseError) {
+                var invalidations: Set<Invalidation> = []
+                for (photo, properties) in batch {
+                    try record(photo, properties, db, into: &invalidations)
+                }
+                try db.execute("COMMIT")
+                return Array(invalidations)
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    private func record(_ photo: PhotoRow, _ properties: Properties, _ db: Database, into invalidations: inout Set<Invalidation>) throws(DatabaseError) {
+        var current: (version: Int64, assetName: [UInt8])?
+        try db.query("SELECT version, asset_name FROM photos WHERE id = ?", [.integer(photo.id)]) { current = ($0.integer(0), $0.blob(1)) }
+        guard let current, current.version == photo.version else { return }
+        var stored: (day: Int, name: [UInt8])?
+        try db.query("SELECT day, dated_name FROM properties WHERE photo = ?", [.integer(photo.id)]) { stored = (Int($0.integer(0)), $0.blob(1)) }
+        let name: [UInt8]
+        if let stored, stored.day == properties.day {
+            name = stored.name
+        } else {
+            if let stored { invalidations.formUnion(Self.timelineInvalidations(day: stored.day, name: stored.name, photo: photo.id)) }
+            name = try uniqueDatedName(current.assetName, day: properties.day, photo: photo.id, db)
+        }
+        func optional(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
+        try db.query("""
+            INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(photo.id), .integer(photo.version), .text(properties.date), .integer(Int64(properties.dateSource)),
+                  .integer(Int64(properties.day)), optional(properties.width), optional(properties.height),
+                  properties.mediaType.map { .text($0) } ?? .null, properties.camera.map { .blob($0) } ?? .null,
+                  properties.location.map { .text($0) } ?? .null, .blob(name)])
+        try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
+        invalidations.formUnion(Self.timelineInvalidations(day: properties.day, name: name, photo: photo.id))
+    }
+
+    private func uniqueDatedName(_ assetName: [UInt8], day: Int, photo: Int64, _ db: Database) throws(DatabaseError) -> [UInt8] {
+        var candidate = Naming.fitted(assetName), n = 1
+        while true {
+            var taken = false
+            try db.query("SELECT 1 FROM properties WHERE day = ? AND dated_name = ? AND photo != ?",
+                         [.integer(Int64(day)), .blob(candidate), .integer(photo)]) { _ in taken = true }
+            if !taken { return candidate }
+            n += 1
+            let suffix = Array(" (\(n))".utf8)
+            candidate = Naming.fitted(assetName, limit: Naming.maxNameBytes - suffix.count) + suffix
+        }
+    }
+
+    /// What the kernel may hold about a photo's place in the timeline (its entry, its day's and
+    /// year's listings, and the day and year themselves, which may appear or go with it).
+    static func timelineInvalidations(day: Int, name: [UInt8], photo: Int64) -> [Invalidation] {
+        let year = day / 10000
+        return [.entry(parent: Node.day(day).inode, name: name), .inode(Node.day(day).inode),
+                .entry(parent: Node.year(year).inode, name: dayName(day)), .inode(Node.year(year).inode),
+                .entry(parent: Node.dates.inode, name: yearName(year)), .inode(Node.dates.inode),
+                .inode(Node.datedAsset(photo).inode)]
+    }
+
+    /// The timeline places of photo `id` (before it changes or goes).
+    static func timelineInvalidations(ofPhoto id: Int64, _ db: Database) throws(DatabaseError) -> [Invalidation] {
+        var result: [Invalidation] = []
+        try db.query("SELECT day, dated_name FROM properties WHERE photo = ?", [.integer(id)]) {
+            result += timelineInvalidations(day: Int($0.integer(0)), name: $0.blob(1), photo: id)
+        }
+        return result
+    }
+
+    /// The timeline places of every photo of folder `id` (before the folder goes).
+    static func timelineInvalidations(inFolder id: Int64, _ db: Database) throws(DatabaseError) -> [Invalidation] {
+        var result: Set<Invalidation> = []
+        try db.query("SELECT q.photo, q.day, q.dated_name FROM photos p JOIN properties q ON q.photo = p.id WHERE p.folder = ?", [.integer(id)]) {
+            result.formUnion(timelineInvalidations(day: Int($0.integer(1)), name: $0.blob(2), photo: $0.integer(0)))
+        }
+        return Array(result)
+    }
+
+    // MARK: The timeline's folders
+
+    /// `2024`.
+    public static func yearName(_ year: Int) -> [UInt8] { Array(pad(year, 4).utf8) }
+    /// `2024-01-15` for 20240115.
+    public static func dayName(_ day: Int) -> [UInt8] { Array((pad(day / 10000, 4) + "-" + pad(day / 100 % 100, 2) + "-" + pad(day % 100, 2)).utf8) }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// The year a name of `dates/` stands for (exactly as `yearName` writes it).
+    static func year(named name: [UInt8]) -> Int? {
+        guard name.count == 4, let year = Int(String(decoding: name, as: UTF8.self)), yearName(year) == name else { return nil }
+        return year
+    }
+
+    /// The day a name in year `year`'s folder stands for.
+    static func day(named name: [UInt8], inYear year: Int) -> Int? {
+        guard name.count == 10, name.starts(with: yearName(year)) else { return nil }
+        let digits = name.filter { $0 != 0x2D }
+        guard let day = Int(String(decoding: digits, as: UTF8.self)), dayName(day) == name else { return nil }
+        return day
+    }
+
+    /// Years with photos after `after`, in order (one index probe per year).
+    func years(after: Int, limit: Int) -> [Int] {
+        read([]) { db throws(DatabaseError) in
+            var result: [Int] = [], from = (after + 1) * 10000
+            while result.count < limit {
+                var next: Int?
+                try db.query("SELECT day FROM properties WHERE day >= ? ORDER BY day LIMIT 1", [.integer(Int64(from))]) { next = Int($0.integer(0)) }
+                guard let next else { break }
+                result.append(next / 10000)
+                from = (next / 10000 + 1) * 10000
+            }
+            return result
+        }
+    }
+
+    /// Days of `year` with photos after day `after`, in order.
+    func days(inYear year: Int, after: Int, limit: Int) -> [Int] {
+        read([]) { db throws(DatabaseError) in
+            var result: [Int] = [], from = max(after + 1, year * 10000)
+            while result.count < limit {
+                var next: Int?
+                try db.query("SELECT day FROM properties WHERE day >= ? AND day < ? ORDER BY day LIMIT 1",
+                             [.integer(Int64(from)), .integer(Int64((year + 1) * 10000))]) { next = Int($0.integer(0)) }
+                guard let next else { break }
+                result.append(next)
+                from = next + 1
+            }
+            return result
+        }
+    }
+
+    /// Photos of day `day` after photo id `after`, in id order, with their names there.
+    func datedPhotos(onDay day: Int, after: Int64, limit: Int) -> [(id: Int64, name: [UInt8])] {
+        read([]) { db throws(DatabaseError) in
+            var result: [(id: Int64, name: [UInt8])] = []
+            try db.query("SELECT photo, dated_name FROM properties WHERE day = ? AND photo > ? ORDER BY photo LIMIT ?",
+                         [.integer(Int64(day)), .integer(after), .integer(Int64(limit))]) { result.append(($0.integer(0), $0.blob(1))) }
+            return result
+        }
+    }
+
+    /// The photo called `name` on day `day`.
+    func datedPhoto(onDay day: Int, named name: [UInt8]) -> Int64? {
+        read(nil) { db throws(DatabaseError) in
+            var result: Int64?
+            try db.query("SELECT photo FROM properties WHERE day = ? AND dated_name = ?", [.integer(Int64(day)), .blob(name)]) { result = $0.integer(0) }
+            return result
+        }
+    }
+
+    /// How many photos day `day` holds.
+    public func photoCount(onDay day: Int) -> Int {
+        read(0) { db throws(DatabaseError) in
+            var count = 0
+            try db.query("SELECT count(*) FROM properties WHERE day = ?", [.integer(Int64(day))]) { count = Int($0.integer(0)) }
+            return count
+        }
+    }
+
+    /// How many days of year `year` hold photos.
+    public func dayCount(inYear year: Int) -> Int { days(inYear: year, after: 0, limit: 400).count }
+
+    /// The day photo `id` is shown under, if its date is known.
+    public func day(ofPhoto id: Int64) -> Int? {
+        read(nil) { db throws(DatabaseError) in
+            var result: Int?
+            try db.query("SELECT day FROM properties WHERE photo = ?", [.integer(id)]) { result = Int($0.integer(0)) }
+            return result
+        }
+    }
+}

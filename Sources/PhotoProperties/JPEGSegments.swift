@@ -1,0 +1,74 @@
+import Posix
+
+/// The start of a file, read in 64 KiB steps as far as it is needed (EXIF and the frame header
+/// sit in the first segments; a few cameras put 300 KiB of other segments before the frame).
+struct FilePrefix {
+    let file: FileDescriptor
+    private(set) var bytes: [UInt8] = []
+    private var atEnd = false
+    static let step = 65536
+    /// Never read further: the segments before the image data are far smaller.
+    static let limit = 16 << 20
+
+    init(_ file: FileDescriptor) { self.file = file }
+
+    /// `count` bytes from `offset`, or nil past the end of the file (or the limit).
+    mutating func slice(_ offset: Int, _ count: Int) -> ArraySlice<UInt8>? {
+        let end = offset + count
+        guard offset >= 0, count >= 0, end <= Self.limit else { return nil }
+        while bytes.count < end, !atEnd {
+            let want = max(Self.step, end - bytes.count)
+            guard let more = try? file.read(upTo: want, at: Int64(bytes.count)), !more.isEmpty else { atEnd = true; break }
+            bytes += more
+        }
+        return end <= bytes.count ? bytes[offset..<end] : nil
+    }
+
+    mutating func byte(_ offset: Int) -> UInt8? { slice(offset, 1)?.first }
+
+    mutating func bigEndian16(_ offset: Int) -> Int? {
+        guard let two = slice(offset, 2) else { return nil }
+        return Int(two[two.startIndex]) << 8 | Int(two[two.startIndex + 1])
+    }
+}
+
+/// The segments of a JPEG up to its first frame header: the EXIF block (APP1 "Exif\0\0") and the
+/// frame's stored size (SOFn). Stray bytes between segments (some cameras write them) are skipped.
+struct JPEGSegments {
+    var exif: [UInt8]?
+    var frameSize: (width: Int, height: Int)?
+
+    static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
+
+    static func scan(_ file: inout FilePrefix) -> JPEGSegments {
+        var result = JPEGSegments()
+        var position = 2, stray = 0, segments = 0
+        while segments < 4096, let marker = file.byte(position) {
+            guard marker == 0xFF else {
+                stray += 1
+                guard stray < 65536 else { break }
+                position += 1
+                continue
+            }
+            guard let code = file.byte(position + 1) else { break }
+            switch code {
+            case 0xFF: position += 1; continue                       // fill byte
+            case 0x00, 0x01, 0xD0...0xD8: position += 2; continue     // no length
+            case 0xD9, 0xDA: return result                          // end of image, start of scan
+            default: break
+            }
+            guard let length = file.bigEndian16(position + 2), length >= 2 else { break }
+            segments += 1
+            let isFrame = (0xC0...0xCF).contains(code) && code != 0xC4 && code != 0xC8 && code != 0xCC
+            if isFrame, let height = file.bigEndian16(position + 5), let width = file.bigEndian16(position + 7) {
+                result.frameSize = (width, height)
+                return result
+            }
+            if code == 0xE1, result.exif == nil, let payload = file.slice(position + 4, length - 2), payload.starts(with: exifHeader) {
+                result.exif = Array(payload)
+            }
+            position += 2 + length
+        }
+        return result
+    }
+}

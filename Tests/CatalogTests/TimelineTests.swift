@@ -1,0 +1,93 @@
+import Glibc
+import Posix
+import Testing
+@testable import Catalog
+@testable import PhotoSource
+
+extension ScratchCatalog {
+    /// Records properties for every photo not yet dated, each on the day `days` gives by file name.
+    @discardableResult
+    func date(_ days: [String: Int], source: Int = 1) throws -> [Invalidation] {
+        let pending = store.undatedPhotos(after: 0, limit: 10_000)
+        let batch = pending.compactMap { row -> (photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)? in
+            guard let day = days[text(row.photo.fileName)] else { return nil }
+            return (row, CatalogStore.Properties(date: "\(day)", dateSource: source, day: day, width: 4, height: 3, mediaType: "image/jpeg"))
+        }
+        return try store.record(batch)
+    }
+}
+
+@Suite struct TimelineTests {
+    @Test func timelineNodesRoundTripThroughInodeNumbers() {
+        for node in [Node.dates, .year(2024), .day(20240115), .datedAsset(7), .datedAsset(1 << 40)] {
+            #expect(Node(inode: node.inode) == node, "\(node)")
+            #expect(node.isDirectory)
+        }
+        // Distinct from every other node of the same ids.
+        let others: [Node] = [.album(2024), .asset(7), .poster(album: 7), .file(photo: 7, kind: .thumbnail, version: 0), .root, .groups]
+        #expect(Set(others.map(\.inode)).isDisjoint(with: [Node.year(2024).inode, Node.datedAsset(7).inode, Node.dates.inode]))
+    }
+
+    @Test func photosAppearUnderTheirDayWithUniqueStableNames() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
+        try catalog.apply("B", ["IMG_1.jpg", "x.jpg"])
+        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).count == 4)
+        #expect(catalog.names(.dates).isEmpty)
+        // Dated one by one, as the background reader would: A's IMG_1 first.
+        let invalidations = try catalog.date(["IMG_1.jpg": 20240115, "IMG_2.jpg": 20240115, "x.jpg": 20231231])
+        #expect(invalidations.contains(.inode(Node.dates.inode)))
+        #expect(invalidations.contains(.entry(parent: Node.year(2024).inode, name: Array("2024-01-15".utf8))))
+        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).isEmpty)
+        #expect(catalog.names(.dates) == ["2023", "2024"])
+        #expect(catalog.names(.year(2024)) == ["2024-01-15"])
+        #expect(catalog.names(.day(20240115)) == ["IMG_1", "IMG_2", "IMG_1 (2)"])
+        let b1 = try #require(catalog.node("dates/2024/2024-01-15/IMG_1 (2)"))
+        #expect(catalog.store.parent(of: b1) == .day(20240115))
+        #expect(catalog.store.photo(for: b1)?.photo.relativePath == FilePath("B/IMG_1.jpg"))
+        #expect(catalog.names(b1) == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
+        // The files are the asset folder's own.
+        #expect(catalog.node("dates/2024/2024-01-15/IMG_1 (2)/original.jpg") == catalog.node("groups/B/IMG_1/original.jpg"))
+        #expect(catalog.store.node(forInode: b1.inode) == b1)
+        #expect(catalog.store.node(forInode: Node.year(2025).inode) == nil)
+        #expect(catalog.node("dates/2024/2024-1-15") == nil && catalog.node("dates/24") == nil)
+
+        // A's IMG_1 goes: B's keeps its name.
+        try catalog.apply("A", ["IMG_2.jpg"])
+        #expect(catalog.names(.day(20240115)) == ["IMG_2", "IMG_1 (2)"])
+        // Across a reopen, nothing is read again.
+        try catalog.reopen()
+        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).isEmpty)
+        #expect(catalog.names(.day(20240115)) == ["IMG_2", "IMG_1 (2)"])
+        let counts = catalog.store.dateCounts()
+        #expect(counts.exif == 3 && counts.modificationTime == 0)
+    }
+
+    @Test func aChangedPhotoIsReadAgainAndMovesToItsNewDay() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["a.jpg", "b.jpg"])
+        try catalog.date(["a.jpg": 20200101, "b.jpg": 20200101])
+        let folder = try #require(catalog.store.folder(at: FilePath("A")))
+        let a = try #require(catalog.store.photo(inFolder: folder.id, named: Array("a".utf8)))
+        // New versions (another size): their properties are dropped and they are queued again.
+        let update = try catalog.apply("A", ["a.jpg", "b.jpg"], size: 99)
+        #expect(update.invalidations.contains(.entry(parent: Node.day(20200101).inode, name: Array("a".utf8))))
+        #expect(catalog.store.properties(ofPhoto: a.id) == nil)
+        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 2)
+        #expect(catalog.names(.dates).isEmpty)
+        // A read of the old version that finishes now is not stored against the new one.
+        try catalog.store.record([(a, CatalogStore.Properties(date: "old", dateSource: 1, day: 20200101))])
+        #expect(catalog.store.properties(ofPhoto: a.id) == nil)
+        let invalidations = try catalog.date(["a.jpg": 20210704, "b.jpg": 20200101])
+        #expect(invalidations.contains(.entry(parent: Node.day(20210704).inode, name: Array("a".utf8))))
+        #expect(catalog.names(.dates) == ["2020", "2021"])
+        #expect(catalog.names(.day(20210704)) == ["a"])
+        #expect(catalog.store.node(forInode: Node.datedAsset(a.id).inode) == .datedAsset(a.id))
+        #expect(catalog.store.parent(of: .datedAsset(a.id)) == .day(20210704))
+        // A folder removed takes its photos out of the timeline.
+        let gone = try catalog.store.removeFolder(FilePath("A"))
+        #expect(gone.contains(.inode(Node.day(20210704).inode)))
+        #expect(catalog.names(.dates).isEmpty)
+        #expect(catalog.store.node(forInode: Node.year(2020).inode) == nil)
+    }
+}
