@@ -16,6 +16,10 @@ public final class CatalogStore: Sendable {
     public let rootName: [UInt8]
     let reader: Mutex<Database>
     let writer: Mutex<Database>
+    /// Rows read lately, by id: a walk of the mount (`find`, `ls -lR`, NFS) asks for the same few
+    /// rows several times per entry. Valid while SQLite's `data_version` on the reader connection
+    /// stays the same, i.e. until anyone (this process's writer, another process) commits.
+    private let recent = Mutex(RecentRows())
     /// Whether the writer connection is inside a `batch` transaction.
     let inBatch = Atomic<Bool>(false)
     private static let schemaVersion = 2
@@ -131,10 +135,19 @@ public final class CatalogStore: Sendable {
 
     public func folder(_ id: Int64) -> Folder? {
         read(nil) { db throws(DatabaseError) in
+            let version = try Self.dataVersion(db)
+            if let hit = recent.withLock({ $0.current(version).folders[id] }) { return hit }
             var result: Folder?
             try db.query("SELECT \(Self.folderColumns) FROM folders WHERE id = ?", [.integer(id)]) { result = Self.folder($0) }
+            if let result { recent.withLock { $0.keep(folder: result) } }
             return result
         }
+    }
+
+    private static func dataVersion(_ db: Database) throws(DatabaseError) -> Int64 {
+        var version: Int64 = 0
+        try db.query("PRAGMA data_version") { version = $0.integer(0) }
+        return version
     }
 
     public func folder(at relative: FilePath) -> Folder? {
@@ -166,9 +179,12 @@ public final class CatalogStore: Sendable {
 
     public func photo(_ id: Int64) -> PhotoRow? {
         read(nil) { db throws(DatabaseError) in
+            let version = try Self.dataVersion(db)
+            if let hit = recent.withLock({ $0.current(version).photos[id] }) { return hit }
             var result: PhotoRow?
             try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.id = ?",
                          [.integer(id)]) { result = Self.photo($0) }
+            if let result { recent.withLock { $0.keep(photo: result) } }
             return result
         }
     }
@@ -276,5 +292,33 @@ extension CatalogStore {
             }
             album = last.id
         }
+    }
+}
+
+/// The rows `CatalogStore` read lately, for one `data_version` of the database; bounded.
+struct RecentRows {
+    private var version: Int64 = -1
+    private(set) var photos: [Int64: CatalogStore.PhotoRow] = [:]
+    private(set) var folders: [Int64: CatalogStore.Folder] = [:]
+    private static let limit = 4096
+
+    /// Itself, emptied first if the database changed since its rows were read.
+    mutating func current(_ dataVersion: Int64) -> RecentRows {
+        if dataVersion != version {
+            version = dataVersion
+            photos.removeAll(keepingCapacity: true)
+            folders.removeAll(keepingCapacity: true)
+        }
+        return self
+    }
+
+    mutating func keep(photo: CatalogStore.PhotoRow) {
+        if photos.count >= Self.limit { photos.removeAll(keepingCapacity: true) }
+        photos[photo.id] = photo
+    }
+
+    mutating func keep(folder: CatalogStore.Folder) {
+        if folders.count >= Self.limit { folders.removeAll(keepingCapacity: true) }
+        folders[folder.id] = folder
     }
 }
