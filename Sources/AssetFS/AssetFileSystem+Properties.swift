@@ -47,7 +47,7 @@ extension AssetFileSystem {
     func properties(of row: CatalogStore.PhotoRow) -> CatalogStore.Properties {
         if let stored = catalog.properties(ofPhoto: row.id) { return stored }
         guard let read = readProperties(row.photo) else {
-            return Self.stored(.unreadable(modificationNanoseconds: row.photo.identity.modificationNanoseconds))
+            return Self.stored(.unreadable(modificationNanoseconds: row.photo.identity.modificationNanoseconds, mediaType: row.photo.format.mimeType))
         }
         do {
             background.send(try catalog.record([(row, Self.stored(read))]))
@@ -68,11 +68,11 @@ extension AssetFileSystem {
                 return nil
             case .unavailable(let errno):
                 guard errno == .permissionDenied else { return nil }
-                return .unreadable(modificationNanoseconds: photo.identity.modificationNanoseconds)
+                return .unreadable(modificationNanoseconds: photo.identity.modificationNanoseconds, mediaType: photo.format.mimeType)
             }
         }
         defer { file.close() }
-        return PhotoProperties.read(from: file, modificationNanoseconds: photo.identity.modificationNanoseconds)
+        return PhotoProperties.read(from: file, modificationNanoseconds: photo.identity.modificationNanoseconds, mediaType: photo.format.mimeType)
     }
 
     static func stored(_ properties: PhotoProperties) -> CatalogStore.Properties {

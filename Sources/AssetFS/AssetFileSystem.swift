@@ -1,4 +1,5 @@
 import Catalog
+import Foundation
 import Glibc
 import PhotoProperties
 import PhotoSource
@@ -361,6 +362,7 @@ public final class AssetFileSystem: Sendable {
         let counts = catalog.counts
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
         let dates = catalog.dateCounts()
+        let skipped = catalog.skippedByReason
         let fields: [(String, Int)] = [
             ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
             ("renders", statistics.renders.load(ordering: .relaxed)),
@@ -373,7 +375,7 @@ public final class AssetFileSystem: Sendable {
             ("source_online", isSourceOnline ? 1 : 0),
             ("catalog_complete", catalog.isComplete ? 1 : 0),
             ("dates_exif", dates.exif), ("dates_mtime", dates.modificationTime),
-        ]
+        ] + SkipReason.allCases.map { ("skipped_" + $0.rawValue.replacingOccurrences(of: "-", with: "_"), skipped[$0] ?? 0) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }
 

@@ -27,6 +27,8 @@ public enum AssetFSCommand {
                 return try StatsCommand.run(Array(arguments.dropFirst()))
             case "cache":
                 return try CacheCommand(arguments: Array(arguments.dropFirst())).run()
+            case "skipped":
+                return try SkippedCommand(arguments: Array(arguments.dropFirst())).run()
             default:
                 return try MountCommand(arguments: arguments).run()
             }

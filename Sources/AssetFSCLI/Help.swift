@@ -7,13 +7,19 @@ enum Help {
                assetfs stats MOUNTPOINT
                assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
+               assetfs skipped [-o OPTIONS] SOURCE
 
         Mounts the photo folder SOURCE read-only on MOUNTPOINT as
           MOUNTPOINT/groups/<album>/thumbnail.jpg           album poster
           MOUNTPOINT/groups/<album>/<asset>/thumbnail.jpg   longest side 256 px
           MOUNTPOINT/groups/<album>/<asset>/fullscreen.jpg  longest side 1920 px
-          MOUNTPOINT/groups/<album>/<asset>/original.jpg    the photo itself
-        and goes to the background once the mount is ready.
+          MOUNTPOINT/groups/<album>/<asset>/original.jpg    the photo itself (.heic, .png, .nef...
+                                                            for other formats)
+          MOUNTPOINT/thumbnails/<album>/<asset>.jpg         the same thumbnails, one size only
+          MOUNTPOINT/fullscreen/<album>/<asset>.jpg         the same fullscreens
+          MOUNTPOINT/dates/<YYYY>/<YYYY-MM-DD>/<asset>/     every photo by the day it was taken
+        and goes to the background once the mount is ready (a first mount of a SOURCE scans it
+        first; later ones serve the stored tree at once).
 
         options:
           -f                     stay in the foreground (log to stderr)

@@ -74,14 +74,15 @@ extension CatalogStore {
 
     /// The identities the catalog knows in folder `relative`, by file name: photos whose identity
     /// is unchanged need not be sniffed again.
-    public func knownIdentities(in relative: FilePath) -> [[UInt8]: SourceIdentity] {
+    public func knownIdentities(in relative: FilePath) -> [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] {
         read([:]) { db throws(DatabaseError) in
-            var result: [[UInt8]: SourceIdentity] = [:]
+            var result: [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] = [:]
             try db.query("""
-                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ?
+                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime, p.format FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ?
                 """, [.blob(relative.bytes)]) { row in
-                result[row.blob(0)] = SourceIdentity(inode: UInt64(bitPattern: row.integer(1)), size: row.integer(2),
-                                                     modificationNanoseconds: row.integer(3), changeNanoseconds: row.integer(4))
+                result[row.blob(0)] = (SourceIdentity(inode: UInt64(bitPattern: row.integer(1)), size: row.integer(2),
+                                                      modificationNanoseconds: row.integer(3), changeNanoseconds: row.integer(4)),
+                                       SourceFormat(rawValue: row.text(5)) ?? .jpeg)
             }
             return result
         }
@@ -101,16 +102,17 @@ extension CatalogStore {
             try db.query("INSERT INTO folders(parent, relpath, uid, gid, permissions, mtime, skipped) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          [parent.map(Database.Value.integer) ?? .null, .blob(relative.bytes), .integer(Int64(ownership.userID)),
                           .integer(Int64(ownership.groupID)), .integer(Int64(ownership.permissions)),
-                          .integer(ownership.modificationNanoseconds), .integer(Int64(listing.skipped))])
+                          .integer(ownership.modificationNanoseconds), .integer(Int64(listing.skipped.count))])
             folder = Folder(id: db.lastInsertedRow, relativePath: relative, ownership: ownership, albumName: nil, photoCount: 0)
         } else if folder.ownership != ownership {
             try db.query("UPDATE folders SET uid = ?, gid = ?, permissions = ?, mtime = ?, skipped = ? WHERE id = ?",
                          [.integer(Int64(ownership.userID)), .integer(Int64(ownership.groupID)), .integer(Int64(ownership.permissions)),
-                          .integer(ownership.modificationNanoseconds), .integer(Int64(listing.skipped)), .integer(folder.id)])
+                          .integer(ownership.modificationNanoseconds), .integer(Int64(listing.skipped.count)), .integer(folder.id)])
             update.invalidations += [.inode(Node.album(folder.id).inode)] + FileKind.viewed.map { .inode(Node.viewAlbum($0, album: folder.id).inode) }
         } else {
-            try db.query("UPDATE folders SET skipped = ? WHERE id = ?", [.integer(Int64(listing.skipped)), .integer(folder.id)])
+            try db.query("UPDATE folders SET skipped = ? WHERE id = ?", [.integer(Int64(listing.skipped.count)), .integer(folder.id)])
         }
+        try recordSkipped(listing.skipped, folder: folder.id, db)
         let wasAlbum = folder.photoCount > 0 && folder.albumName != nil
         let photosChanged = try applyPhotos(listing.photos, folder: folder, db, into: &update.invalidations)
         let count = listing.photos.count
@@ -132,6 +134,14 @@ extension CatalogStore {
         }
         try applySubfolders(listing.subfolders, of: folder, db, into: &update)
         return update
+    }
+
+    /// What the folder holds that is not shown, and why (`assetfs skipped` lists it).
+    private func recordSkipped(_ skipped: [(name: [UInt8], reason: SkipReason)], folder: Int64, _ db: Database) throws(DatabaseError) {
+        try db.query("DELETE FROM skipped WHERE folder = ?", [.integer(folder)])
+        for (name, reason) in skipped {
+            try db.query("INSERT OR REPLACE INTO skipped(folder, file_name, reason) VALUES (?, ?, ?)", [.integer(folder), .blob(name), .text(reason.rawValue)])
+        }
     }
 
     private func folderRow(_ relative: FilePath, _ db: Database) throws(DatabaseError) -> Folder? {
@@ -166,9 +176,12 @@ extension CatalogStore {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, [.integer(row.id), .integer(row.version), .blob(row.photo.relativePath.bytes)] + Self.identityValues(row.photo))
                 try db.query("""
-                    UPDATE photos SET inode = ?, size = ?, mtime = ?, ctime = ?, uid = ?, gid = ?, permissions = ?, version = version + 1 WHERE id = ?
-                    """, Self.identityValues(now) + [.integer(row.id)])
-                invalidations += FileKind.allCases.map { .entry(parent: Node.asset(row.id).inode, name: $0.fileName) }
+                    UPDATE photos SET inode = ?, size = ?, mtime = ?, ctime = ?, uid = ?, gid = ?, permissions = ?, version = version + 1, format = ? WHERE id = ?
+                    """, Self.identityValues(now) + [.text(now.format.rawValue), .integer(row.id)])
+                invalidations += FileKind.allCases.map { .entry(parent: Node.asset(row.id).inode, name: $0.fileName(of: row.photo)) }
+                if now.originalFileName != row.photo.originalFileName {
+                    invalidations += [.entry(parent: Node.asset(row.id).inode, name: now.originalFileName), .inode(Node.asset(row.id).inode)]
+                }
                 invalidations += FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: row.assetName + Self.jpeg) }
                 invalidations += Self.fileInodes(of: row) + [.inode(Node.asset(row.id).inode)]
                 changed = true
@@ -188,8 +201,8 @@ extension CatalogStore {
         let names = Naming.deduplicated(candidates, reserved: Set(kept.map(\.assetName)).union([Naming.poster]))
         for (photo, name) in zip(added, names) {
             try db.query("""
-                INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, [.integer(album), .blob(photo.fileName), .blob(name)] + Self.identityValues(photo))
+                INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, [.integer(album), .blob(photo.fileName), .blob(name)] + Self.identityValues(photo) + [.text(photo.format.rawValue)])
             invalidations += [.entry(parent: Node.album(album).inode, name: name)]
                 + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: name + Self.jpeg) }
         }
@@ -227,6 +240,7 @@ extension CatalogStore {
             }
             invalidations += try Self.timelineInvalidations(inFolder: folder.id, db)
             try db.query("DELETE FROM photos WHERE folder = ?", [.integer(folder.id)])
+            try db.query("DELETE FROM skipped WHERE folder = ?", [.integer(folder.id)])
             try db.query("DELETE FROM folders WHERE id = ?", [.integer(folder.id)])
         }
         return invalidations

@@ -85,7 +85,7 @@ extension CatalogStore {
         case .day(let day):
             return datedPhoto(onDay: day, named: name).map { .datedAsset($0) }
         case .asset(let id), .datedAsset(let id):
-            guard let kind = FileKind.allCases.first(where: { $0.fileName == name }), let row = photo(id) else { return nil }
+            guard let row = photo(id), let kind = FileKind.allCases.first(where: { $0.fileName(of: row.photo) == name }) else { return nil }
             return .file(photo: id, kind: kind, version: row.version & 0xFFFF)
         case .poster, .file, .viewFile:
             return nil
@@ -125,7 +125,7 @@ extension CatalogStore {
         case .asset(let id), .datedAsset(let id):
             guard let row = photo(id) else { return [] }
             return FileKind.allCases.enumerated().map {
-                Entry(name: $1.fileName, node: .file(photo: id, kind: $1, version: row.version & 0xFFFF), cookie: Int64($0 + 1))
+                Entry(name: $1.fileName(of: row.photo), node: .file(photo: id, kind: $1, version: row.version & 0xFFFF), cookie: Int64($0 + 1))
             }.filter { $0.cookie > cookie }
         case .poster, .file, .viewFile:
             return nil

@@ -22,7 +22,7 @@ public final class CatalogStore: Sendable {
     private let recent = Mutex(RecentRows())
     /// Whether the writer connection is inside a `batch` transaction.
     let inBatch = Atomic<Bool>(false)
-    private static let schemaVersion = 2
+    private static let schemaVersion = 3
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
@@ -43,7 +43,7 @@ public final class CatalogStore: Sendable {
         // The catalog is derived from SOURCE: an older layout is dropped and scanned again.
         try db.execute("""
             BEGIN IMMEDIATE;
-            DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta;
+            DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
             DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated;
             CREATE TABLE folders(
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -62,7 +62,11 @@ public final class CatalogStore: Sendable {
                 inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
                 uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
                 version INTEGER NOT NULL DEFAULT 0,
+                format TEXT NOT NULL DEFAULT 'jpeg',
                 UNIQUE(folder, file_name), UNIQUE(folder, asset_name));
+            -- Files not shown, and why.
+            CREATE TABLE skipped(folder INTEGER NOT NULL, file_name BLOB NOT NULL, reason TEXT NOT NULL,
+                PRIMARY KEY(folder, file_name)) WITHOUT ROWID;
             -- Earlier versions of changed photos: a reader that opened one reads it on, or fails.
             CREATE TABLE retired(
                 photo INTEGER NOT NULL, version INTEGER NOT NULL, relpath BLOB NOT NULL,
@@ -107,7 +111,7 @@ public final class CatalogStore: Sendable {
                albumName: row.isNull(6) ? nil : row.blob(6), photoCount: Int(row.integer(7)))
     }
 
-    static let photoColumns = "p.id, p.folder, p.asset_name, p.version, f.relpath, p.file_name, p.inode, p.size, p.mtime, p.ctime, p.uid, p.gid, p.permissions"
+    static let photoColumns = "p.id, p.folder, p.asset_name, p.version, f.relpath, p.file_name, p.inode, p.size, p.mtime, p.ctime, p.uid, p.gid, p.permissions, p.format"
 
     static func photo(_ row: Database.Row) -> PhotoRow {
         let fileName = row.blob(5)
@@ -118,7 +122,8 @@ public final class CatalogStore: Sendable {
                                      ownership: Ownership(userID: UInt32(truncatingIfNeeded: row.integer(10)),
                                                           groupID: UInt32(truncatingIfNeeded: row.integer(11)),
                                                           permissions: UInt32(truncatingIfNeeded: row.integer(12)),
-                                                          modificationNanoseconds: row.integer(8))))
+                                                          modificationNanoseconds: row.integer(8)),
+                                     format: SourceFormat(rawValue: row.text(13)) ?? .jpeg))
     }
 
     // MARK: Reading
@@ -224,7 +229,7 @@ public final class CatalogStore: Sendable {
         read(nil) { db throws(DatabaseError) in
             var result: PhotoRow?
             try db.query("""
-                SELECT r.photo, p.folder, p.asset_name, r.version, r.relpath, p.file_name, r.inode, r.size, r.mtime, r.ctime, r.uid, r.gid, r.permissions
+                SELECT r.photo, p.folder, p.asset_name, r.version, r.relpath, p.file_name, r.inode, r.size, r.mtime, r.ctime, r.uid, r.gid, r.permissions, p.format
                 FROM retired r JOIN photos p ON p.id = r.photo WHERE r.photo = ? AND r.version & 65535 = ?
                 ORDER BY r.version DESC LIMIT 1
                 """, [.integer(id), .integer(version)]) { row in
@@ -320,5 +325,27 @@ struct RecentRows {
     mutating func keep(folder: CatalogStore.Folder) {
         if folders.count >= Self.limit { folders.removeAll(keepingCapacity: true) }
         folders[folder.id] = folder
+    }
+}
+
+extension CatalogStore {
+    /// How many files are not shown, by reason.
+    public var skippedByReason: [SkipReason: Int] {
+        read([:]) { db throws(DatabaseError) in
+            var result: [SkipReason: Int] = [:]
+            try db.query("SELECT reason, count(*) FROM skipped GROUP BY reason") { row in
+                if let reason = SkipReason(rawValue: row.text(0)) { result[reason] = Int(row.integer(1)) }
+            }
+            return result
+        }
+    }
+
+    /// Every file not shown (path in SOURCE, reason), in path order, for `assetfs skipped`.
+    public func forEachSkipped(_ body: (FilePath, SkipReason) -> Void) {
+        reader.withLock { db in
+            try? db.query("SELECT f.relpath, s.file_name, s.reason FROM skipped s JOIN folders f ON f.id = s.folder ORDER BY f.relpath, s.file_name") { row in
+                body(FilePath(bytes: row.blob(0)).appending(row.blob(1)), SkipReason(rawValue: row.text(2)) ?? .notAPhoto)
+            }
+        }
     }
 }

@@ -1,3 +1,5 @@
+import PhotoSource
+
 /// A file or folder of the mount, named by catalog row ids (stable across remounts).
 public enum Node: Hashable, Sendable {
     case root
@@ -105,6 +107,9 @@ public enum FileKind: Int, CaseIterable, Sendable {
         case .original: return Array("original.jpg".utf8)
         }
     }
+
+    /// Its name in the asset folder of `photo` (the original keeps its format's extension).
+    public func fileName(of photo: Photo) -> [UInt8] { self == .original ? photo.originalFileName : fileName }
 
     /// The sizes that have a view of their own.
     public static let viewed: [FileKind] = [.thumbnail, .fullscreen]

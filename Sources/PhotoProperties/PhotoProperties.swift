@@ -10,7 +10,7 @@ public struct PhotoProperties: Sendable, Equatable {
     /// The upright pixel size (EXIF orientation applied), when the header could be read.
     public var width: Int?
     public var height: Int?
-    /// The MIME type, when the content is of a known kind (`mediaType(header:)`).
+    /// The MIME type, as the content's format says (`SourceFormat.mimeType`), when known.
     public var mediaType: String?
     /// EXIF Make and Model ("Canon EOS 7D": the model alone when it already names the make).
     public var camera: [UInt8]?
@@ -27,23 +27,17 @@ public struct PhotoProperties: Sendable, Equatable {
         self.location = location
     }
 
-    /// The MIME type of content beginning with `header`, or nil: the one place that names types
-    /// (extend it per format as formats are added).
-    public static func mediaType(header: some Collection<UInt8>) -> String? {
-        if header.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
-        return nil
-    }
-
     /// Only what the file system knows: the date from the modification time.
     public static func unreadable(modificationNanoseconds: Int64, mediaType: String? = nil) -> PhotoProperties {
         PhotoProperties(date: .modificationTime(modificationNanoseconds), mediaType: mediaType)
     }
 
-    /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`).
-    public static func read(from file: FileDescriptor, modificationNanoseconds: Int64) -> PhotoProperties {
+    /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`,
+    /// and whose content is of type `mediaType`). EXIF and the pixel size are read from JPEGs.
+    public static func read(from file: FileDescriptor, modificationNanoseconds: Int64, mediaType: String? = "image/jpeg") -> PhotoProperties {
         var bytes = FilePrefix(file)
-        var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: mediaType(header: bytes.slice(0, 3) ?? []))
-        guard result.mediaType == "image/jpeg" else { return result }
+        var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: mediaType)
+        guard bytes.slice(0, 3).map({ Array($0) == [0xFF, 0xD8, 0xFF] }) == true else { return result }
         let segments = JPEGSegments.scan(&bytes)
         var orientation = 1
         if let block = segments.exif, let exif = EXIFMetadata(block) {

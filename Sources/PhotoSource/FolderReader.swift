@@ -8,8 +8,22 @@ public struct FolderListing: Sendable {
     public var subfolders: [(name: [UInt8], status: FileStatus)]
     /// In bytewise order of file name.
     public var photos: [Photo]
-    /// Files not shown: hidden, not a photo, unreadable.
-    public var skipped: Int
+    /// Files not shown, and why.
+    public var skipped: [(name: [UInt8], reason: SkipReason)]
+}
+
+/// Why a file of SOURCE is not shown.
+public enum SkipReason: String, Error, Sendable, CaseIterable {
+    /// A dot-file.
+    case hidden
+    /// A video (assetfs shows still images).
+    case video
+    /// Content of no still-image format assetfs reads.
+    case notAPhoto = "not-a-photo"
+    /// It could not be opened or read.
+    case unreadable
+    /// Not a regular file (a FIFO, a socket, a device), or a link leading out of SOURCE.
+    case special
 }
 
 /// Reads one folder of SOURCE, and only that folder: the unit of every scan, so a change costs
@@ -24,31 +38,42 @@ public struct FolderReader: Sendable {
         self.followSymlinks = followSymlinks
     }
 
-    /// Reads folder `relative` (empty: the root). `known` maps file names to identities already
-    /// sniffed as photos: a file whose identity is unchanged is not opened again.
-    public func read(_ relative: FilePath, known: [[UInt8]: SourceIdentity] = [:]) throws(Errno) -> FolderListing {
+    /// Reads folder `relative` (empty: the root). `known` maps file names to the identities and
+    /// formats of photos sniffed before: a file whose identity is unchanged is not opened again.
+    public func read(_ relative: FilePath, known: [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] = [:]) throws(Errno) -> FolderListing {
         let folder = try OpenFolder(root.appending(relative))
         defer { folder.close() }
         let status = try folder.status()
         let entries = try folder.entries().sorted { $0.name.lexicographicallyPrecedes($1.name) }
-        var listing = FolderListing(status: status, subfolders: [], photos: [], skipped: 0)
+        var listing = FolderListing(status: status, subfolders: [], photos: [], skipped: [])
         for entry in entries {
-            guard let childStatus = follow(entry.name, in: folder, at: relative) else { listing.skipped += 1; continue }
+            guard let childStatus = follow(entry.name, in: folder, at: relative) else {
+                listing.skipped.append((entry.name, .special))
+                continue
+            }
             let hidden = entry.name.first == UInt8(ascii: ".")
             if childStatus.isDirectory {
                 if !hidden { listing.subfolders.append((entry.name, childStatus)) }
                 continue
             }
+            if hidden { listing.skipped.append((entry.name, .hidden)); continue }
+            guard childStatus.isRegularFile else { listing.skipped.append((entry.name, .special)); continue }
             let identity = SourceIdentity(childStatus)
-            guard !hidden, childStatus.isRegularFile, known[entry.name] == identity || isPhoto(entry.name, in: folder) else {
-                listing.skipped += 1
-                continue
+            let format: SourceFormat
+            if let before = known[entry.name], before.identity == identity {
+                format = before.format
+            } else {
+                switch sniff(entry.name, in: folder) {
+                case .success(let sniffed): format = sniffed
+                case .failure(let reason): listing.skipped.append((entry.name, reason)); continue
+                }
             }
             listing.photos.append(Photo(
                 relativePath: relative.appending(entry.name), fileName: entry.name, identity: identity,
                 ownership: Ownership(userID: childStatus.userID, groupID: childStatus.groupID,
                                      permissions: childStatus.permissions & 0o444,
-                                     modificationNanoseconds: childStatus.modificationNanoseconds)))
+                                     modificationNanoseconds: childStatus.modificationNanoseconds),
+                format: format))
         }
         return listing
     }
@@ -64,10 +89,19 @@ public struct FolderReader: Sendable {
         return try? folder.status(of: name, followLinks: true)
     }
 
-    /// Content sniffing: JPEG starts with FF D8.
-    private func isPhoto(_ name: [UInt8], in folder: OpenFolder) -> Bool {
-        guard let file = try? folder.open(name) else { return false }
+    /// Content sniffing: the format its first bytes say, or why it is not shown.
+    private func sniff(_ name: [UInt8], in folder: OpenFolder) -> Result<SourceFormat, SkipReason> {
+        guard let file = try? folder.open(name) else { return .failure(.unreadable) }
         defer { file.close() }
-        return (try? file.read(upTo: 2, at: 0)) == [0xFF, 0xD8]
+        guard let head = try? file.read(upTo: SourceFormat.headLength, at: 0) else { return .failure(.unreadable) }
+        if let format = SourceFormat.sniff(head, fileName: name) { return .success(format) }
+        return .failure(Self.isVideo(head) ? .video : .notAPhoto)
+    }
+
+    /// QuickTime/MP4 (an ISO media file no image format claimed), AVI, Matroska/WebM.
+    private static func isVideo(_ head: [UInt8]) -> Bool {
+        func at(_ offset: Int, _ text: [UInt8]) -> Bool { head.count >= offset + text.count && Array(head[offset..<offset + text.count]) == text }
+        return ["ftyp", "moov", "mdat", "wide", "free"].contains { at(4, Array($0.utf8)) }
+            || (at(0, Array("RIFF".utf8)) && at(8, Array("AVI ".utf8))) || at(0, [0x1A, 0x45, 0xDF, 0xA3])
     }
 }

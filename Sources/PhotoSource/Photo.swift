@@ -48,11 +48,29 @@ public struct Photo: Hashable, Sendable {
     public var fileName: [UInt8]
     public var identity: SourceIdentity
     public var ownership: Ownership
+    /// What its content says it is.
+    public var format: SourceFormat
 
-    public init(relativePath: FilePath, fileName: [UInt8], identity: SourceIdentity, ownership: Ownership) {
+    public init(relativePath: FilePath, fileName: [UInt8], identity: SourceIdentity, ownership: Ownership, format: SourceFormat = .jpeg) {
         self.relativePath = relativePath
         self.fileName = fileName
         self.identity = identity
         self.ownership = ownership
+        self.format = format
+    }
+
+    /// The name of its `original.*` file in the mount: `original.jpg` for a JPEG, else the source's
+    /// own extension in lower case (`original.heic`, `original.nef`), so tools that go by the
+    /// extension open it right; the format's usual one when the source has none.
+    public var originalFileName: [UInt8] {
+        let name = Array("original.".utf8)
+        guard format != .jpeg else { return name + Array("jpg".utf8) }
+        if let dot = fileName.lastIndex(of: UInt8(ascii: ".")), dot > 0 {
+            let ext = fileName[(dot + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+            if (1...8).contains(ext.count), ext.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) {
+                return name + ext
+            }
+        }
+        return name + Array(format.usualExtension.utf8)
     }
 }

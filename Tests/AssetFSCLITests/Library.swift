@@ -10,6 +10,8 @@ struct Library {
         var source: [UInt8]
         /// The fixture sample it is a copy of (a key of expectations.csv).
         var sample: String
+        /// Its `original.*` in the mount: the source's extension unless it is a JPEG.
+        var original = "original.jpg"
     }
     struct Album {
         var name: [UInt8]
@@ -58,7 +60,7 @@ struct Library {
             paths.insert(folder / "thumbnail.jpg")
             for asset in album.assets {
                 paths.insert(folder / asset.name)
-                for file in ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"] { paths.insert(folder / asset.name / file) }
+                for file in ["thumbnail.jpg", "fullscreen.jpg", asset.original] { paths.insert(folder / asset.name / file) }
             }
             // The size views: the same files, one size each.
             for view in ["thumbnails", "fullscreen"] {
@@ -107,6 +109,9 @@ extension Library {
             Album(name: b("Pictures"), assets: [
                 asset("Landscape_6", "Landscape_6.jpg", "orientation/Landscape_6.jpg"),
                 asset("Portrait_8", "Portrait_8.jpg", "orientation/Portrait_8.jpg"),
+                // Other still formats by content: a PNG, and a PNG named .jpg (its original keeps .jpg).
+                Asset(name: b("diagram"), source: b("diagram.png"), sample: "formats/basi6a08.png", original: "original.png"),
+                Asset(name: b("fake"), source: b("fake.jpg"), sample: "malformed/png_named_jpg.jpg", original: "original.jpg"),
             ]),
             Album(name: b("2023／Trip"), assets: [
                 asset("Samsung", "2023/Trip/Samsung.jpg", "cameras/Samsung_GT-I9000_Galaxy_S.jpg"),
@@ -130,8 +135,6 @@ extension Library {
             ]),
         ], extras: [
             (b(".x.jpg"), "cameras/Casio_EX-S1.jpg"),            // hidden: skipped
-            (b("diagram.png"), "formats/basi6a08.png"),          // not JPEG: skipped
-            (b("fake.jpg"), "malformed/png_named_jpg.jpg"),      // a PNG named .jpg: skipped
             (b("Empty/notes.txt"), nil),                         // not JPEG: skipped; Empty is no album
         ], hiddenFolders: [b(".thumbnails/cache.jpg")])
     }

@@ -35,7 +35,7 @@ final class ScratchCatalog {
         }
         let status = FileStatus(device: 1, inode: nextInode, mode: 0o40000 | permissions, userID: 0, groupID: 0, size: 4096,
                                 modificationNanoseconds: 0, changeNanoseconds: 0)
-        let listing = FolderListing(status: status, subfolders: subfolders.map { (Array($0.utf8), status) }, photos: photos, skipped: 0)
+        let listing = FolderListing(status: status, subfolders: subfolders.map { (Array($0.utf8), status) }, photos: photos, skipped: [])
         return try store.apply(listing, at: relative, inheritedPermissions: 0o555)
     }
 

@@ -25,19 +25,23 @@ final class ScratchTree {
 func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fileName, as: UTF8.self) } }
 
 @Suite struct FolderReaderTests {
-    @Test func aFolderHoldsItsJPEGsAndVisibleSubfolders() throws {
+    @Test func aFolderHoldsItsPhotosByContentAndVisibleSubfolders() throws {
         let tree = ScratchTree()
         tree.file("root.jpg")
         tree.file("2023/Trip/a.jpg")
         tree.file("readme.txt", Array("hello".utf8))
-        tree.file("picture.png", [0x89, 0x50, 0x4E, 0x47])
+        tree.file("picture.jpg", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])  // a PNG by content
         tree.file("photo.png", [0xFF, 0xD8, 0xFF])  // a JPEG by content
+        tree.file("clip.mp4", [0, 0, 0, 0x18] + Array("ftypmp42".utf8) + [0, 0, 0, 0])
         tree.file(".secret.jpg")
         tree.file(".thumbnails/x.jpg")
         let listing = try FolderReader(root: tree.root, followSymlinks: false).read(FilePath(bytes: []))
-        #expect(names(listing.photos) == ["photo.png", "root.jpg"])
+        #expect(names(listing.photos) == ["photo.png", "picture.jpg", "root.jpg"])
+        #expect(listing.photos.map(\.format) == [.jpeg, .png, .jpeg])
+        #expect(listing.photos.map { String(decoding: $0.originalFileName, as: UTF8.self) } == ["original.jpg", "original.jpg", "original.jpg"])
         #expect(listing.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["2023"])
-        #expect(listing.skipped == 3)  // readme.txt, picture.png, .secret.jpg
+        let skipped = listing.skipped.map { "\(String(decoding: $0.name, as: UTF8.self)):\($0.reason.rawValue)" }
+        #expect(skipped == [".secret.jpg:hidden", "clip.mp4:video", "readme.txt:not-a-photo"])
         #expect(try FolderReader(root: tree.root, followSymlinks: false).read(FilePath("2023/Trip")).photos.count == 1)
     }
 
@@ -59,7 +63,7 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         #expect(try reader.read(FilePath("A")).photos.isEmpty)  // sniffed: not a photo
         // Known with this very identity (it was a photo when last sniffed): taken as is, unopened.
         let identity = SourceIdentity(try FileStatus(path: tree.root.appending(FilePath("A/a.jpg"))))
-        #expect(try reader.read(FilePath("A"), known: [Array("a.jpg".utf8): identity]).photos.count == 1)
+        #expect(try reader.read(FilePath("A"), known: [Array("a.jpg".utf8): (identity, .heif)]).photos.map(\.format) == [.heif])
     }
 
     @Test func symlinksLeavingTheSourceAreNotFollowedUnlessAsked() throws {
@@ -71,7 +75,7 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         _ = symlink("\(tree.root)/In", "\(tree.root)/InsideLink")
         let plain = try FolderReader(root: tree.root, followSymlinks: false).read(FilePath(bytes: []))
         #expect(plain.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["In", "InsideLink"])
-        #expect(plain.skipped == 1)
+        #expect(plain.skipped.map(\.reason) == [.special])
         let following = try FolderReader(root: tree.root, followSymlinks: true).read(FilePath(bytes: []))
         #expect(following.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["In", "InsideLink", "Link"])
     }
@@ -90,5 +94,21 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
 
     @Test func aMissingFolderIsAnError() {
         #expect(throws: Errno.notFound) { try FolderReader(root: FilePath("/nonexistent/assetfs"), followSymlinks: false).read(FilePath(bytes: [])) }
+    }
+
+    /// The original keeps the source's extension, in lower case, except a JPEG's (always .jpg).
+    @Test func originalsAreNamedByTheirFormat() {
+        func original(_ name: String, _ format: SourceFormat) -> String {
+            let photo = Photo(relativePath: FilePath(name), fileName: Array(name.utf8),
+                              identity: SourceIdentity(inode: 1, size: 1, modificationNanoseconds: 1, changeNanoseconds: 1),
+                              ownership: Ownership(userID: 0, groupID: 0, permissions: 0o444, modificationNanoseconds: 1), format: format)
+            return String(decoding: photo.originalFileName, as: UTF8.self)
+        }
+        #expect(original("IMG_1.JPEG", .jpeg) == "original.jpg")
+        #expect(original("IMG_2.HEIC", .heif) == "original.heic")
+        #expect(original("DSC_3.NEF", .raw) == "original.nef")
+        #expect(original("screen.png", .png) == "original.png")
+        #expect(original("noextension", .avif) == "original.avif")
+        #expect(original("odd.name with space", .webp) == "original.webp")
     }
 }
