@@ -1,0 +1,83 @@
+/// The still-image formats assetfs shows, recognised from a file's first bytes: never from its
+/// name, except where the signature is TIFF's and only the extension tells a camera RAW (NEF,
+/// ARW, DNG, PEF, SRW, ...) from a plain TIFF. Pure: no I/O, no C library.
+public enum SourceFormat: String, Sendable, CaseIterable {
+    case jpeg, heif, avif, png, webp, gif, tiff, raw
+
+    /// How many leading bytes `sniff` looks at (fewer is fine for a short file).
+    public static let headLength = 64
+
+    /// The format whose signature `head` (the file's first bytes, up to `headLength`) carries, or
+    /// nil. `fileName` (the last path component, any case) only settles TIFF-signature files:
+    /// a RAW extension makes them `.raw`, anything else `.tiff`.
+    public static func sniff(_ head: [UInt8], fileName: [UInt8]) -> SourceFormat? {
+        func at(_ offset: Int, _ bytes: [UInt8]) -> Bool {
+            offset >= 0 && head.count >= offset + bytes.count && Array(head[offset..<offset + bytes.count]) == bytes
+        }
+        func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
+
+        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
+        if at(0, ascii("RIFF")) && at(8, ascii("WEBP")) { return .webp }
+        if at(0, ascii("GIF87a")) || at(0, ascii("GIF89a")) { return .gif }
+        if at(4, ascii("ftyp")) { return isobmff(head) }
+        if at(0, ascii("FUJIFILMCCD-RAW")) { return .raw }                        // RAF
+        if at(0, ascii("IIRO")) || at(0, ascii("IIRS")) || at(0, ascii("MMOR")) { return .raw } // ORF
+        if at(0, [0x49, 0x49, 0x55, 0x00]) { return .raw }                        // RW2 ("IIU")
+        if at(0, [0x00, 0x4D, 0x52, 0x4D]) { return .raw }                        // MRW
+        if at(0, ascii("FOVb")) { return .raw }                                   // X3F
+        let classicTIFF = at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A])
+        let bigTIFF = at(0, [0x49, 0x49, 0x2B, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2B])
+        if classicTIFF || bigTIFF {
+            if classicTIFF && at(8, ascii("CR")) { return .raw }                  // CR2
+            return rawExtensions.contains(lowercasedExtension(fileName)) ? .raw : .tiff
+        }
+        return nil
+    }
+
+    /// The MIME type of the format (`image/x-dcraw` for every camera RAW, as freedesktop.org names them).
+    public var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .heif: "image/heic"
+        case .avif: "image/avif"
+        case .png: "image/png"
+        case .webp: "image/webp"
+        case .gif: "image/gif"
+        case .tiff: "image/tiff"
+        case .raw: "image/x-dcraw"
+        }
+    }
+
+    /// Extensions of TIFF-based RAW dialects whose signature is TIFF's own.
+    static let rawExtensions: Set<String> = ["cr2", "nef", "nrw", "arw", "srf", "sr2", "dng", "orf", "rw2", "raf",
+                                             "pef", "srw", "3fr", "erf", "kdc", "dcr", "mos", "iiq", "rwl", "mef", "crw"]
+
+    private static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
+    private static let avifBrands: Set<String> = ["avif", "avis"]
+    private static let genericHEIFBrands: Set<String> = ["mif1", "msf1", "mif2", "miaf"]
+
+    /// An ISO base media file: decided by the ftyp box's major brand, then its compatible brands.
+    private static func isobmff(_ head: [UInt8]) -> SourceFormat? {
+        guard head.count >= 12 else { return nil }
+        func brand(_ offset: Int) -> String { String(decoding: head[offset..<offset + 4], as: UTF8.self) }
+        let major = brand(8)
+        if major == "crx " { return .raw }                                         // CR3
+        if avifBrands.contains(major) { return .avif }
+        if heifBrands.contains(major) { return .heif }
+        let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+        let end = min(head.count, boxSize)
+        var compatible: [String] = []
+        var offset = 16
+        while offset + 4 <= end { compatible.append(brand(offset)); offset += 4 }
+        if compatible.contains(where: avifBrands.contains) { return .avif }
+        if compatible.contains(where: heifBrands.contains) { return .heif }
+        if genericHEIFBrands.contains(major) || compatible.contains(where: genericHEIFBrands.contains) { return .heif }
+        return nil
+    }
+
+    private static func lowercasedExtension(_ fileName: [UInt8]) -> String {
+        guard let dot = fileName.lastIndex(of: UInt8(ascii: ".")) else { return "" }
+        return String(decoding: fileName[(dot + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+    }
+}
