@@ -163,3 +163,5 @@ int agif_read_rows(agif_decoder *d, uint8_t *rows, int max_rows, int *rows_read)
     *rows_read = done;
     return 0;
 }
+
+int agif_version(void) { return GIFLIB_MAJOR * 10000 + GIFLIB_MINOR * 100 + GIFLIB_RELEASE; }

@@ -16,6 +16,7 @@ struct aheif_decoder {
     uint8_t *icc;
     size_t icc_length;
     char message[256];
+    struct aheif_rows *rows;
 };
 
 static int64_t r_position(void *user) { return ((aheif_decoder *)user)->position; }
@@ -65,6 +66,7 @@ void aheif_decoder_free(aheif_decoder *d) {
     if (d->primary) heif_image_handle_release(d->primary);
     if (d->context) heif_context_free(d->context);
     free(d->icc);
+    free(d->rows);
     free(d);
 }
 
@@ -168,3 +170,173 @@ int aheif_decode(aheif_decoder *d, int thumbnail, const uint8_t **pixels, int *w
 }
 
 const char *aheif_version(void) { return heif_get_version(); }
+
+/* ---- native planes, converted to RGB a row at a time ---- */
+
+typedef struct {
+    const uint8_t *plane;
+    int stride, bits, wide; /* wide: 16-bit storage */
+} plane_ref;
+
+
+struct aheif_rows {
+    struct heif_image *image;
+    int width, height, channels, next;
+    int mono, shift_x, shift_y, interleaved;
+    plane_ref y, cb, cr, alpha;
+    const uint8_t *rgb;
+    int rgb_stride;
+    float kr, kb, y_offset, y_scale, c_offset, c_scale;
+    int identity;
+};
+
+static struct aheif_rows *rows_of(aheif_decoder *d) {
+    if (!d->rows) d->rows = calloc(1, sizeof *d->rows);
+    return d->rows;
+}
+
+static int sample(const plane_ref *p, int x, int y) {
+    const uint8_t *row = p->plane + (size_t)y * (size_t)p->stride;
+    return p->wide ? ((const uint16_t *)row)[x] : row[x];
+}
+
+static int plane(struct heif_image *image, enum heif_channel channel, plane_ref *out) {
+    out->plane = heif_image_get_plane_readonly(image, channel, &out->stride);
+    if (!out->plane) return -1;
+    out->bits = heif_image_get_bits_per_pixel_range(image, channel);
+    out->wide = heif_image_get_bits_per_pixel(image, channel) > 8;
+    if (out->bits < 1 || out->bits > 16) return -1;
+    return 0;
+}
+
+
+int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height, int *channels) {
+    struct aheif_rows *r = rows_of(d);
+    if (!r) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+    struct heif_image_handle *handle = thumbnail && d->thumbnail ? d->thumbnail : d->primary;
+    int alpha = heif_image_handle_has_alpha_channel(handle);
+    struct heif_decoding_options *options = heif_decoding_options_alloc();
+    if (!options) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+    struct heif_error e = heif_decode_image(handle, &d->image, heif_colorspace_undefined, heif_chroma_undefined, options);
+    heif_decoding_options_free(options);
+    if (e.code != heif_error_Ok) return fail(d, "cannot decode the image", e);
+    enum heif_colorspace space = heif_image_get_colorspace(d->image);
+    enum heif_chroma chroma = heif_image_get_chroma_format(d->image);
+    int native = (space == heif_colorspace_YCbCr && (chroma == heif_chroma_420 || chroma == heif_chroma_422 || chroma == heif_chroma_444))
+              || (space == heif_colorspace_monochrome && chroma == heif_chroma_monochrome);
+    memset(r, 0, sizeof *r);
+    if (!native) {
+        heif_image_release(d->image);
+        d->image = NULL;
+        const uint8_t *pixels;
+        int stride;
+        if (aheif_decode(d, thumbnail, &pixels, width, height, channels, &stride) != 0) return -1;
+        r->interleaved = 1;
+        r->rgb = pixels;
+        r->rgb_stride = stride;
+        r->width = *width;
+        r->height = *height;
+        r->channels = *channels;
+        return 0;
+    }
+    r->mono = space == heif_colorspace_monochrome;
+    r->width = heif_image_get_width(d->image, heif_channel_Y);
+    r->height = heif_image_get_height(d->image, heif_channel_Y);
+    if (r->width <= 0 || r->height <= 0 || plane(d->image, heif_channel_Y, &r->y) != 0) {
+        snprintf(d->message, sizeof d->message, "decoded image has no luma plane");
+        return -1;
+    }
+    if (!r->mono) {
+        if (plane(d->image, heif_channel_Cb, &r->cb) != 0 || plane(d->image, heif_channel_Cr, &r->cr) != 0) {
+            snprintf(d->message, sizeof d->message, "decoded image has no chroma planes");
+            return -1;
+        }
+        r->shift_x = chroma != heif_chroma_444;
+        r->shift_y = chroma == heif_chroma_420;
+        int cw = heif_image_get_width(d->image, heif_channel_Cb), ch = heif_image_get_height(d->image, heif_channel_Cb);
+        if (cw < (r->width + r->shift_x) >> r->shift_x || ch < (r->height + r->shift_y) >> r->shift_y) {
+            snprintf(d->message, sizeof d->message, "chroma planes smaller than the image");
+            return -1;
+        }
+    }
+    r->channels = alpha && plane(d->image, heif_channel_Alpha, &r->alpha) == 0 &&
+                  heif_image_get_width(d->image, heif_channel_Alpha) >= r->width &&
+                  heif_image_get_height(d->image, heif_channel_Alpha) >= r->height ? 4 : 3;
+    /* The matrix and range the decoded image carries (bitstream or colr), else libheif's
+     * defaults for HEIF: BT.601, full range. */
+    int matrix = 6, full = 1;
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_get_nclx_color_profile(d->image, &nclx).code == heif_error_Ok && nclx) {
+        matrix = nclx->matrix_coefficients;
+        full = nclx->full_range_flag;
+        heif_nclx_color_profile_free(nclx);
+    }
+    r->identity = matrix == 0;
+    switch (matrix) {
+    case 1: r->kr = 0.2126f; r->kb = 0.0722f; break;
+    case 9: case 10: r->kr = 0.2627f; r->kb = 0.0593f; break;
+    case 4: r->kr = 0.30f; r->kb = 0.11f; break;
+    case 7: r->kr = 0.212f; r->kb = 0.087f; break;
+    default: r->kr = 0.299f; r->kb = 0.114f; break;
+    }
+    int bits = r->y.bits;
+    float max = (float)((1 << bits) - 1);
+    if (full) {
+        r->y_offset = 0; r->y_scale = 1.0f / max;
+        r->c_offset = (float)(1 << (bits - 1)); r->c_scale = 1.0f / max;
+    } else {
+        r->y_offset = (float)(16 << (bits - 8)); r->y_scale = 1.0f / (float)(219 << (bits - 8));
+        r->c_offset = (float)(128 << (bits - 8)); r->c_scale = 1.0f / (float)(224 << (bits - 8));
+    }
+    *width = r->width;
+    *height = r->height;
+    *channels = r->channels;
+    return 0;
+}
+
+static inline uint8_t to8(float v) {
+    v = v * 255.0f + 0.5f;
+    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
+}
+
+int aheif_read_rows(aheif_decoder *d, uint8_t *rows, int max_rows, int *rows_read) {
+    struct aheif_rows *r = rows_of(d);
+    *rows_read = 0;
+    if (!r || (!r->interleaved && !d->image)) { snprintf(d->message, sizeof d->message, "nothing decoded"); return -1; }
+    int done = 0;
+    size_t rowbytes = (size_t)r->width * (size_t)r->channels;
+    while (done < max_rows && r->next < r->height) {
+        uint8_t *out = rows + (size_t)done * rowbytes;
+        int y = r->next;
+        if (r->interleaved) {
+            memcpy(out, r->rgb + (size_t)y * (size_t)r->rgb_stride, rowbytes);
+        } else {
+            float alpha_max = r->channels == 4 ? (float)((1 << r->alpha.bits) - 1) : 1;
+            for (int x = 0; x < r->width; x++) {
+                float Y = ((float)sample(&r->y, x, y) - r->y_offset) * r->y_scale, R, G, B;
+                if (r->mono) {
+                    R = G = B = Y;
+                } else {
+                    int cx = x >> r->shift_x, cy = y >> r->shift_y;
+                    float U = ((float)sample(&r->cb, cx, cy) - r->c_offset) * r->c_scale;
+                    float V = ((float)sample(&r->cr, cx, cy) - r->c_offset) * r->c_scale;
+                    if (r->identity) {
+                        /* GBR: Y holds G, Cb holds B, Cr holds R (full-range samples) */
+                        G = Y; B = U + 0.5f; R = V + 0.5f;
+                    } else {
+                        R = Y + 2.0f * (1.0f - r->kr) * V;
+                        B = Y + 2.0f * (1.0f - r->kb) * U;
+                        G = (Y - r->kr * R - r->kb * B) / (1.0f - r->kr - r->kb);
+                    }
+                }
+                uint8_t *p = out + (size_t)x * (size_t)r->channels;
+                p[0] = to8(R); p[1] = to8(G); p[2] = to8(B);
+                if (r->channels == 4) p[3] = to8((float)sample(&r->alpha, x, y) / alpha_max);
+            }
+        }
+        r->next++;
+        done++;
+    }
+    *rows_read = done;
+    return 0;
+}

@@ -134,3 +134,5 @@ int apng_read_rows(apng_decoder *d, uint8_t *rows, int max_rows, int *rows_read)
     *rows_read = done;
     return 0;
 }
+
+const char *apng_version(void) { return png_get_libpng_ver(NULL); }

@@ -178,3 +178,5 @@ int atiff_read_rows(atiff_decoder *d, uint8_t *rows, int max_rows, int *rows_rea
     *rows_read = done;
     return 0;
 }
+
+const char *atiff_version(void) { return TIFFGetVersion(); }

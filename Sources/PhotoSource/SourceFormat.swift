@@ -16,7 +16,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         }
         func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
 
-        if at(0, [0xFF, 0xD8, 0xFF]) { return .jpeg }
+        if at(0, [0xFF, 0xD8]) { return .jpeg }                                   // SOI (libjpeg judges the rest)
         if at(0, [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
         if at(0, ascii("RIFF")) && at(8, ascii("WEBP")) { return .webp }
         if at(0, ascii("GIF87a")) || at(0, ascii("GIF89a")) { return .gif }

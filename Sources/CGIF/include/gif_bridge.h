@@ -24,5 +24,6 @@ const char *agif_error(const agif_decoder *d);
 int agif_read_header(agif_decoder *d, agif_header *out);
 /* Up to max_rows rows of width*3 bytes. */
 int agif_read_rows(agif_decoder *d, uint8_t *rows, int max_rows, int *rows_read);
+int agif_version(void);
 
 #endif

@@ -27,5 +27,6 @@ int apng_read_header(apng_decoder *d, apng_header *out);
 /* The iCCP profile, owned by the decoder (valid until it is freed), or NULL. */
 int apng_icc(apng_decoder *d, const uint8_t **data, unsigned *length);
 int apng_read_rows(apng_decoder *d, uint8_t *rows, int max_rows, int *rows_read);
+const char *apng_version(void);
 
 #endif

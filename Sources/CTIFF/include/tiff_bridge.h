@@ -27,5 +27,6 @@ int atiff_read_header(atiff_decoder *d, atiff_header *out);
 int atiff_icc(atiff_decoder *d, const uint8_t **data, unsigned *length);
 /* Up to max_rows rows of width*4 bytes (RGBA, alpha associated). */
 int atiff_read_rows(atiff_decoder *d, uint8_t *rows, int max_rows, int *rows_read);
+const char *atiff_version(void);
 
 #endif
