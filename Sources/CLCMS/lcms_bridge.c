@@ -93,3 +93,16 @@ void alcms_free(alcms_transform *t) {
 }
 
 int alcms_version(void) { return cmsGetEncodedCMMversion(); }
+
+size_t alcms_srgb_profile(uint8_t *buffer, size_t capacity) {
+    cmsContext ctx = new_context();
+    if (!ctx) return 0;
+    cmsHPROFILE profile = cmsCreate_sRGBProfileTHR(ctx);
+    cmsUInt32Number size = 0;
+    if (profile && cmsSaveProfileToMem(profile, NULL, &size) && buffer && capacity >= size) {
+        if (!cmsSaveProfileToMem(profile, buffer, &size)) size = 0;
+    }
+    if (profile) cmsCloseProfile(profile);
+    cmsDeleteContext(ctx);
+    return size;
+}

@@ -39,5 +39,14 @@ final class ColourTransform {
         alcms_apply(transform, pixels, count)
     }
 
+    /// lcms2's sRGB profile (IEC 61966-2-1), e.g. for a reference conversion by another program.
+    static var sRGBProfile: [UInt8] {
+        let size = alcms_srgb_profile(nil, 0)
+        guard size > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let written = bytes.withUnsafeMutableBufferPointer { alcms_srgb_profile($0.baseAddress, size) }
+        return written == size ? bytes : []
+    }
+
     static var libraryVersion: Int { Int(alcms_version()) }
 }

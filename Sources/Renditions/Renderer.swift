@@ -193,6 +193,15 @@ public struct Renderer: Sendable {
         }
         if let rendition = try renderPreview(atLeast: wanted) { return rendition }
         do {
+            // A file with less than one bit per photosite has lost its sensor data (stripped or
+            // truncated): LibRaw would fill the gap with uninitialised memory, a different picture
+            // every time. Real RAW compression stays far above that (lossy formats ~6-8 bits).
+            let fileBytes: Int64
+            do { fileBytes = try file.status().size } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
+            guard fileBytes * 8 >= Int64(raw.rawSize.width) * Int64(raw.rawSize.height) else {
+                throw RenditionError(.corrupt, path: name,
+                                     reason: "RAW: sensor data missing (\(fileBytes) bytes for \(raw.rawSize) photosites) and no usable preview")
+            }
             let reservation = try reserve(raw.halfSizeDecodeBytes, for: "a half-size RAW decode", name: name)
             defer { if let reservation { budget.release(reservation) } }
             let rows = try raw.decodeHalfSize()

@@ -20,6 +20,8 @@ alcms_transform *alcms_from_primaries(double rx, double ry, double gx, double gy
 /* Converts `pixels` pixels of the transform's channel count, in place. */
 void alcms_apply(alcms_transform *t, uint8_t *pixels, size_t count);
 void alcms_free(alcms_transform *t);
+/* Writes lcms2's built-in sRGB profile into `buffer` (NULL: only the size); returns its size, 0 on error. */
+size_t alcms_srgb_profile(uint8_t *buffer, size_t capacity);
 /* The lcms2 version, for the renderer's fingerprint. */
 int alcms_version(void);
 
