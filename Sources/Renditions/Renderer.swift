@@ -192,7 +192,7 @@ public struct Renderer: Sendable {
             }
         }
         if let rendition = try renderPreview(atLeast: wanted) { return rendition }
-        do {
+        do throws(RenditionError) {
             // A file with less than one bit per photosite has lost its sensor data (stripped or
             // truncated): LibRaw would fill the gap with uninitialised memory, a different picture
             // every time. Real RAW compression stays far above that (lossy formats ~6-8 bits).
