@@ -39,14 +39,14 @@ case "$FORMAT" in
             [ -d "$TESTDATA/$dir" ] || { echo "fuzz: no seed folder $TESTDATA/$dir" >&2; exit 2; }
             seed "$TESTDATA/$dir" \( -iname '*.jpg' -o -iname '*.jpeg' \)
         done
-        if [ -z "$FORMAT" ]; then seed "$TESTDATA/formats" -size -1M; seed "$TESTDATA/raw" -size -1M; fi ;;
+        if [ -z "$FORMAT" ]; then seed "$TESTDATA/formats" -size -1024k; seed "$TESTDATA/raw" -size -1024k; fi ;;
     png) seed "$TESTDATA/formats" -iname '*.png' ;;
     webp) seed "$TESTDATA/formats" -iname '*.webp' ;;
     gif) seed "$TESTDATA/formats" -iname '*.gif' ;;
     tiff) seed "$TESTDATA/formats" \( -iname '*.tif' -o -iname '*.tiff' \) ;;
-    heif) seed "$TESTDATA/formats" \( -iname '*.heic' -o -iname '*.heif' \) -size -1M ;;
-    avif) seed "$TESTDATA/formats" -iname '*.avif' -size -1M ;;
-    raw) seed "$TESTDATA/raw" -size -1M ;;
+    heif) seed "$TESTDATA/formats" \( -iname '*.heic' -o -iname '*.heif' \) -size -1024k ;;
+    avif) seed "$TESTDATA/formats" -iname '*.avif' -size -1024k ;;
+    raw) seed "$TESTDATA/raw" -size -1024k ;;
     *) echo "fuzz: unknown format '$FORMAT' (jpeg png webp gif tiff heif avif raw)" >&2; exit 2 ;;
 esac
 export FUZZ_FORMAT="$FORMAT"

@@ -217,7 +217,10 @@ int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height
     int alpha = heif_image_handle_has_alpha_channel(handle);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     if (!options) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
-    struct heif_error e = heif_decode_image(handle, &d->image, heif_colorspace_undefined, heif_chroma_undefined, options);
+    /* Y'CbCr 4:2:0, what HEIC and nearly every AVIF store: libheif hands the planes over as
+     * decoded (asked for "undefined", 1.15 converts to planar RGB 4:4:4 first). A 4:4:4 or
+     * monochrome source is converted to it by libheif. */
+    struct heif_error e = heif_decode_image(handle, &d->image, heif_colorspace_YCbCr, heif_chroma_420, options);
     heif_decoding_options_free(options);
     if (e.code != heif_error_Ok) return fail(d, "cannot decode the image", e);
     enum heif_colorspace space = heif_image_get_colorspace(d->image);

@@ -40,11 +40,11 @@ final class HEIFDecoder {
     deinit { aheif_decoder_free(decoder) }
 
     /// Bytes a whole decode of `size` holds at its peak, estimated from the header. Our own copy
-    /// is the native planes (1.5 bytes a pixel at 8-bit 4:2:0, twice that deeper); the codecs hold
-    /// more: peak RSS less the idle process was about 7 bytes a pixel for a 12 MP HEIC grid and a
-    /// 20 MP 8-bit AVIF, and 26 for a 20 MP 10-bit AVIF (heif-convert alone: 538 MB).
+    /// is the 4:2:0 planes (1.5 bytes a pixel at 8 bits, 3 deeper); the codecs hold more. Peak RSS
+    /// less the idle process (22 MB), one core: 12 MP HEIC grids 4.6 bytes a pixel, a 16 MP one 5.9,
+    /// a 20 MP 8-bit AVIF 4.5, a 20 MP 10-bit AVIF 14.9. Hence 7 and 16.
     func decodeBytes(_ size: PixelSize) -> Int {
-        size.width * size.height * (bitDepth > 8 ? 26 : 8) + (16 << 20)
+        size.width * size.height * (bitDepth > 8 ? 16 : 7) + (16 << 20)
     }
 
     /// Decodes the primary image or the thumbnail item to native planes, read as 8-bit RGB(A) rows.
