@@ -188,6 +188,8 @@ struct aheif_rows {
     int rgb_stride;
     float kr, kb, y_offset, y_scale, c_offset, c_scale;
     int identity;
+    /* the same in 16.16 fixed point, 8-bit output scale folded in */
+    int32_t yo, co, ys, rv, gu, gv, bu;
 };
 
 static struct aheif_rows *rows_of(aheif_decoder *d) {
@@ -291,11 +293,41 @@ int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height
         r->y_offset = (float)(16 << (bits - 8)); r->y_scale = 1.0f / (float)(219 << (bits - 8));
         r->c_offset = (float)(128 << (bits - 8)); r->c_scale = 1.0f / (float)(224 << (bits - 8));
     }
+    double k = 255.0 * 65536.0;
+    r->yo = (int32_t)r->y_offset;
+    r->co = (int32_t)r->c_offset;
+    r->ys = (int32_t)(k * r->y_scale + 0.5);
+    r->rv = (int32_t)(k * r->c_scale * 2 * (1 - r->kr) + 0.5);
+    r->bu = (int32_t)(k * r->c_scale * 2 * (1 - r->kb) + 0.5);
+    r->gu = (int32_t)(k * r->c_scale * 2 * (1 - r->kb) * r->kb / (1 - r->kr - r->kb) + 0.5);
+    r->gv = (int32_t)(k * r->c_scale * 2 * (1 - r->kr) * r->kr / (1 - r->kr - r->kb) + 0.5);
     *width = r->width;
     *height = r->height;
     *channels = r->channels;
     return 0;
 }
+
+static inline uint8_t clamp16(int32_t v) {
+    v = (v + 32768) >> 16;
+    return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v;
+}
+
+/* Y'CbCr (not identity, no alpha) to RGB in fixed point: the common case, kept tight. */
+#define CONVERT_ROW(T)                                                                                  \
+    do {                                                                                                \
+        const T *yp = (const T *)(r->y.plane + (size_t)y * (size_t)r->y.stride);                        \
+        const T *up = (const T *)(r->cb.plane + (size_t)(y >> r->shift_y) * (size_t)r->cb.stride);      \
+        const T *vp = (const T *)(r->cr.plane + (size_t)(y >> r->shift_y) * (size_t)r->cr.stride);      \
+        for (int x = 0; x < r->width; x++) {                                                            \
+            int cx = x >> r->shift_x;                                                                   \
+            int32_t Y = ((int32_t)yp[x] - r->yo) * r->ys;                                               \
+            int32_t U = (int32_t)up[cx] - r->co, V = (int32_t)vp[cx] - r->co;                           \
+            uint8_t *p = out + (size_t)x * 3;                                                           \
+            p[0] = clamp16(Y + r->rv * V);                                                              \
+            p[1] = clamp16(Y - r->gu * U - r->gv * V);                                                  \
+            p[2] = clamp16(Y + r->bu * U);                                                              \
+        }                                                                                               \
+    } while (0)
 
 static inline uint8_t to8(float v) {
     v = v * 255.0f + 0.5f;
@@ -313,6 +345,8 @@ int aheif_read_rows(aheif_decoder *d, uint8_t *rows, int max_rows, int *rows_rea
         int y = r->next;
         if (r->interleaved) {
             memcpy(out, r->rgb + (size_t)y * (size_t)r->rgb_stride, rowbytes);
+        } else if (!r->mono && !r->identity && r->channels == 3 && r->y.wide == r->cb.wide && r->y.wide == r->cr.wide) {
+            if (r->y.wide) CONVERT_ROW(uint16_t); else CONVERT_ROW(uint8_t);
         } else {
             float alpha_max = r->channels == 4 ? (float)((1 << r->alpha.bits) - 1) : 1;
             for (int x = 0; x < r->width; x++) {

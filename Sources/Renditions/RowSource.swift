@@ -124,8 +124,13 @@ final class ReducedRows {
         self.source = source
         self.factor = max(1, factor)
         channels = source.layout.outputChannels
-        size = PixelSize(width: (source.size.width + self.factor - 1) / self.factor,
-                         height: (source.size.height + self.factor - 1) / self.factor)
+        // The Lanczos pass takes the boxes as an evenly spaced grid of `size` samples; a last,
+        // partial box stretches that grid. Keep the partial box only when it is at least half a box
+        // (else drop those few edge pixels, as libvips' shrink does), so the grid is off by at most
+        // half a box at the far edge: with always-partial boxes a 20 MP AVIF lost 2.3 dB at 256 px.
+        let k = max(1, factor)
+        func boxes(_ length: Int) -> Int { max(1, length % k * 2 >= k ? length / k + 1 : length / k) }
+        size = PixelSize(width: boxes(source.size.width), height: boxes(source.size.height))
         batch = .allocate(capacity: source.size.width * source.layout.inputChannels * batchRows)
         converted = .allocate(capacity: source.size.width * channels)
         sums = .allocate(capacity: size.width * channels)
