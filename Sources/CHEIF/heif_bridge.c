@@ -16,6 +16,7 @@ struct aheif_decoder {
     uint8_t *icc;
     size_t icc_length;
     char message[256];
+    int read_errno; /* a failed pread: the file, not its content, is at fault */
     struct aheif_rows *rows;
 };
 
@@ -27,6 +28,7 @@ static int r_read(void *data, size_t size, void *user) {
     while (done < size) {
         ssize_t n = pread(d->fd, (char *)data + done, size - done, (off_t)(d->position + (int64_t)done));
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0) d->read_errno = errno;
         if (n <= 0) return -1;
         done += (size_t)n;
     }
@@ -49,6 +51,10 @@ static enum heif_reader_grow_status r_wait(int64_t target, void *user) {
 static const struct heif_reader reader = {1, r_position, r_read, r_seek, r_wait};
 
 static int fail(aheif_decoder *d, const char *what, struct heif_error e) {
+    if (d->read_errno) {
+        snprintf(d->message, sizeof d->message, "read error: %s", strerror(d->read_errno));
+        return -1;
+    }
     snprintf(d->message, sizeof d->message, "%s: %s", what, e.message ? e.message : "libheif error");
     return -1;
 }

@@ -16,6 +16,7 @@ struct atiff_decoder {
     int began;
     char message[512];
     int has_message;
+    int read_errno; /* a failed pread: the file, not its content, is at fault */
     int width, height, band_rows;
     uint32_t *band;    /* band_rows x width RGBA */
     int band_first;    /* first row in `band`, -1 when empty */
@@ -41,6 +42,7 @@ static tmsize_t proc_read(thandle_t h, void *buffer, tmsize_t size) {
     while (done < size) {
         ssize_t n = pread(d->fd, (char *)buffer + done, (size_t)(size - done), d->offset);
         if (n < 0 && errno == EINTR) continue;
+        if (n < 0) d->read_errno = errno;
         if (n <= 0) break;
         done += n;
         d->offset += n;
@@ -85,6 +87,10 @@ void atiff_decoder_free(atiff_decoder *d) {
 const char *atiff_error(const atiff_decoder *d) { return d->message; }
 
 static int fail(atiff_decoder *d, const char *fallback) {
+    if (d->read_errno) {
+        snprintf(d->message, sizeof d->message, "read error: %s", strerror(d->read_errno));
+        return -1;
+    }
     if (!d->has_message) snprintf(d->message, sizeof d->message, "%s", fallback);
     return -1;
 }

@@ -187,6 +187,13 @@ import PhotoSource
         #expect(ts * 3 < tl)
     }
 
+    @Test func aDecoderReadErrorIsTransientAndBadContentIsNot() {
+        // Every bridge reports a failed pread as "read error: ..." (unreadable: may read next time).
+        #expect(!RenditionError.decoder("HEIF", "read error: Input/output error", path: "p").isContentFailure)
+        #expect(RenditionError.decoder("PNG", "IDAT: CRC error", path: "p").isContentFailure)
+        #expect(RenditionError.decoder("TIFF", "unsupported: Sorry, can not handle", path: "p").kind == .unsupported)
+    }
+
     @Test func thePixelLimitStopsAPNGBeforeDecoding() throws {
         let renderer = Renderer(limits: RenderLimits(maxPixels: 1000))
         do {
