@@ -170,7 +170,17 @@ public struct Renderer: Sendable {
     /// Camera RAW: the largest embedded preview through the JPEG path when it is at least the
     /// target size (oriented by the RAW's own orientation), else a half-size decode.
     private func renderRAW(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
-        let raw = try RAWDecoder(file: file, path: name)
+        let raw: RAWDecoder
+        do {
+            raw = try RAWDecoder(file: file, path: name)
+        } catch {
+            // A CR3 LibRaw refuses may still hold its preview JPEG, found without LibRaw.
+            guard error.kind != .unreadable, let preview = CR3Preview.find(in: file) else { throw error }
+            let memory: FileDescriptor
+            do { memory = try FileDescriptor.memoryFile(holding: preview.jpeg) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
+            defer { memory.close() }
+            return try renderJPEG(memory, spec: spec, name: name, orientation: preview.orientation)
+        }
         guard raw.size.width > 0, raw.size.height > 0 else { throw RenditionError(.corrupt, path: name, reason: "RAW: image has no pixels") }
         try checkPixels(raw.size, name: name)
         try checkPixels(raw.rawSize, name: name)

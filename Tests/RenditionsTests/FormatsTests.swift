@@ -118,6 +118,42 @@ import PhotoSource
         for error in wrong where error > Self.uprightThreshold { #expect(error > upright) }
     }
 
+    /// RAW renditions from embedded previews against the preview as another program extracts it:
+    /// LibRaw's `simple_dcraw -e` (libraw-bin; its `dcraw_emu` has no -e), and exiftool for the CR3
+    /// LibRaw 0.20 refuses (we find its PRVW box ourselves). Same threshold as above: measured 3.2-3.6.
+    static let rawPreviews: [(file: String, tool: String)] = [("raw/Fujifilm_S5Pro_stripped.raf", "simple_dcraw"),
+                                                              ("raw/Canon_R6_pruned.cr3", "exiftool")]
+
+    @Test(arguments: rawPreviews.map(\.file))
+    func rawPreviewPixelsMatchAnotherExtractor(_ file: String) throws {
+        let row = try #require(TestData.expectation(file))
+        let rendition = try Self.renderer().render(FilePath(row.path), spec: RenditionSpec(longestSide: Self.box))
+        let ours = try Tools.djpeg(rendition.jpeg)
+        let folder = try Tools.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let copy = folder.appendingPathComponent((file as NSString).lastPathComponent).path
+        try FileManager.default.copyItem(atPath: row.path, toPath: copy)
+        let preview: String
+        if Self.rawPreviews.first(where: { $0.file == file })?.tool == "simple_dcraw" {
+            let output = try Tools.run(["simple_dcraw", "-e", copy])
+            guard output.status == 0 else { throw PNM.Failure.tool("simple_dcraw exit \(output.status): \(output.stderr)") }
+            preview = copy + ".thumb.jpg"
+        } else {
+            let output = try Tools.run(["exiftool", "-b", "-PreviewImage", copy])
+            guard output.status == 0, !output.stdout.isEmpty else { throw PNM.Failure.tool("exiftool exit \(output.status): \(output.stderr)") }
+            preview = copy + ".preview.jpg"
+            FileManager.default.createFile(atPath: preview, contents: Data(output.stdout))
+        }
+        let output = try Tools.run(["convert", preview, "-resize", "\(rendition.size.width)x\(rendition.size.height)!", "-depth", "8", "ppm:-"])
+        guard output.status == 0 else { throw PNM.Failure.tool("convert exit \(output.status): \(output.stderr)") }
+        let reference = try PNM(output.stdout)
+        let upright = try #require(ours.meanAbsoluteError(reference), "shapes differ: ours \(ours), reference \(reference)")
+        let wrong = [reference.mirrored, reference.flipped, reference.turned].compactMap { ours.meanAbsoluteError($0) }
+        print("MAE \(file) preview: upright \(fmt(upright)), wrong ways round \(wrong.map(fmt))")
+        #expect(upright < Self.uprightThreshold)
+        for error in wrong { #expect(error > upright) }
+    }
+
     // MARK: colour
 
     /// Wide-gamut sources (a Display P3 PNG and JPEG, an Adobe RGB JPEG) come out in sRGB, like
