@@ -174,12 +174,13 @@ public struct Renderer: Sendable {
         do {
             raw = try RAWDecoder(file: file, path: name)
         } catch {
-            // A CR3 LibRaw refuses may still hold its preview JPEG, found without LibRaw.
-            guard error.kind != .unreadable, let preview = CR3Preview.find(in: file) else { throw error }
-            let memory: FileDescriptor
-            do { memory = try FileDescriptor.memoryFile(holding: preview.jpeg) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
-            defer { memory.close() }
-            return try renderJPEG(memory, spec: spec, name: name, orientation: preview.orientation)
+            // A RAW LibRaw refuses may still hold a preview JPEG, found without LibRaw.
+            guard error.kind != .unreadable else { throw error }
+            if let preview = CR3Preview.find(in: file) {
+                return try renderJPEG(inMemory: preview.jpeg, spec: spec, name: name, orientation: preview.orientation)
+            }
+            if let rendition = try renderLargestTIFFPreview(file, spec: spec, name: name) { return rendition }
+            throw error
         }
         guard raw.size.width > 0, raw.size.height > 0 else { throw RenditionError(.corrupt, path: name, reason: "RAW: image has no pixels") }
         try checkPixels(raw.size, name: name)
@@ -222,6 +223,31 @@ public struct Renderer: Sendable {
             if let rendition = try? renderPreview(atLeast: 160) { return rendition }
             throw error
         }
+    }
+
+    private func renderJPEG(inMemory jpeg: [UInt8], spec: RenditionSpec, name: String, orientation: Orientation?) throws(RenditionError) -> Rendition {
+        let memory: FileDescriptor
+        do { memory = try FileDescriptor.memoryFile(holding: jpeg) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
+        defer { memory.close() }
+        return try renderJPEG(memory, spec: spec, name: name, orientation: orientation)
+    }
+
+    /// The largest embedded JPEG of a TIFF-based RAW that libjpeg reads (lossless raw strips and
+    /// placeholders fall out), at least 160 px on its long side, oriented by IFD0.
+    private func renderLargestTIFFPreview(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition? {
+        guard let found = TIFFPreviews.find(in: file) else { return nil }
+        var best: (bytes: [UInt8], pixels: Int)?
+        for candidate in found.candidates {
+            guard let head = try? file.read(upTo: min(candidate.length, 1 << 16), at: candidate.offset), head.starts(with: [0xFF, 0xD8]),
+                  let probe = try? FileDescriptor.memoryFile(holding: head) else { continue }
+            defer { probe.close() }
+            guard let size = try? JPEGDecoder(file: probe, path: name).readHeader().size, max(size.width, size.height) >= 160,
+                  size.width * size.height > best?.pixels ?? 0,
+                  let bytes = try? file.read(upTo: candidate.length, at: candidate.offset), bytes.count == candidate.length else { continue }
+            best = (bytes, size.width * size.height)
+        }
+        guard let best else { return nil }
+        return try renderJPEG(inMemory: best.bytes, spec: spec, name: name, orientation: found.orientation)
     }
 
     // MARK: - shared steps
