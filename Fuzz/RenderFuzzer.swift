@@ -6,8 +6,14 @@
 // report, a leak, a hang, a budget reservation not given back — is a bug, and libFuzzer stops
 // with the input saved.
 import Glibc
+import PhotoSource
 import Posix
 import Renditions
+
+/// FUZZ_FORMAT=png (webp, gif, tiff, heif, avif, raw, jpeg): one target per decoder. Inputs
+/// whose first bytes are another format are passed over at once, so the time goes to that
+/// decoder (Fuzz/run.sh seeds it with that format's fixtures). Unset: every format.
+private let onlyFormat: SourceFormat? = getenv("FUZZ_FORMAT").flatMap { SourceFormat(rawValue: String(cString: $0)) }
 
 /// Small limits: big enough for every legitimate test photo, small enough that an allowed
 /// 50 MP progressive file stays far from libFuzzer's -rss_limit_mb=2048.
@@ -31,6 +37,11 @@ private func openScratchFile() -> Int32 {
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    if let onlyFormat {
+        let head = Array(UnsafeBufferPointer(start: data, count: min(size, SourceFormat.headLength)))
+        // RAW fixtures are sniffed with a RAW name: TIFF-signature RAWs are told by extension.
+        guard SourceFormat.sniff(head, fileName: Array((onlyFormat == .raw ? "input.nef" : "input").utf8)) == onlyFormat else { return 0 }
+    }
     if scratch < 0 { scratch = openScratchFile() }
     precondition(ftruncate(scratch, 0) == 0, "ftruncate failed: errno \(errno)")
     var written = 0
@@ -42,7 +53,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let file = FileDescriptor(rawValue: scratch)
     for spec in specs {
         do {
-            let rendition = try renderer.render(file, spec: spec, name: "fuzz-input")
+            let rendition = try renderer.render(file, spec: spec, name: onlyFormat == .raw ? "fuzz-input.nef" : "fuzz-input")
             // What a successful render promises: a JPEG, no larger than the box, never empty.
             precondition(rendition.jpeg.count > 4 && rendition.jpeg[0] == 0xFF && rendition.jpeg[1] == 0xD8,
                          "render returned something that is not a JPEG")

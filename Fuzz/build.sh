@@ -6,7 +6,8 @@
 #
 # SwiftPM cannot build a libFuzzer target (it would need -sanitize=fuzzer on one product only and
 # no main), so this compiles the sources by hand, in dependency order, one module at a time:
-#   CJPEG       clang -fsanitize=fuzzer-no-link,address (coverage + ASan on our C bridge)
+#   CJPEG, CLCMS, CPNG, CWebP, CGIF, CTIFF, CHEIF, CRaw
+#               clang -fsanitize=fuzzer-no-link,address (coverage + ASan on our C bridges)
 #   Posix       swiftc -sanitize=fuzzer,address -emit-module  -> Posix.swiftmodule + Posix.o
 #   RenditionsKernels  the resampler's inner loops, edge coverage only (as Renditions, below)
 #   Renditions  same, importing Posix, CJPEG (a module map written here, as SwiftPM would) and
@@ -27,20 +28,28 @@ SRC="$ROOT/Sources"
 mkdir -p "$OUT"
 if [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
-SWIFTFLAGS=(-O -g -swift-version 6 -parse-as-library -wmo -I "$OUT"
-            -Xcc -fmodule-map-file="$OUT/CJPEG.modulemap" -Xcc -fmodule-map-file="$SRC/CExif/module.modulemap")
-
-cat > "$OUT/CJPEG.modulemap" <<MAP
-module CJPEG {
-    header "$SRC/CJPEG/include/jpeg_bridge.h"
-    link "jpeg"
-    export *
-}
-MAP
-
-echo "fuzz: compiling CJPEG" >&2
-clang -fsanitize=fuzzer-no-link,address -O1 -g -fno-omit-frame-pointer -I "$SRC/CJPEG/include" \
-    -c "$SRC/CJPEG/jpeg_bridge.c" -o "$OUT/jpeg_bridge.o"
+# The C bridges: CJPEG and one per image library (issue 10), each with its own module map.
+BRIDGES=(CJPEG:jpeg_bridge:jpeg CLCMS:lcms_bridge:lcms2 CPNG:png_bridge:png16 CWebP:webp_bridge:webp,webpdemux
+         CGIF:gif_bridge:gif CTIFF:tiff_bridge:tiff CHEIF:heif_bridge:heif CRaw:raw_bridge:raw_r)
+SWIFTFLAGS=(-O -g -swift-version 6 -parse-as-library -wmo -I "$OUT" -Xcc -fmodule-map-file="$SRC/CExif/module.modulemap"
+            -Xcc -fmodule-map-file="$SRC/CLinux/module.modulemap")
+OBJECTS=()
+LIBS=(-lexif)
+for bridge in "${BRIDGES[@]}"; do
+    IFS=: read -r name file libs <<<"$bridge"
+    {
+        echo "module $name {"
+        echo "    header \"$SRC/$name/include/$file.h\""
+        for lib in ${libs//,/ }; do echo "    link \"$lib\""; LIBS+=("-l$lib"); done
+        echo "    export *"
+        echo "}"
+    } > "$OUT/$name.modulemap"
+    SWIFTFLAGS+=(-Xcc -fmodule-map-file="$OUT/$name.modulemap")
+    echo "fuzz: compiling $name" >&2
+    clang -fsanitize=fuzzer-no-link,address -O1 -g -fno-omit-frame-pointer -I "$SRC/$name/include" \
+        -c "$SRC/$name/$file.c" -o "$OUT/$file.o"
+    OBJECTS+=("$OUT/$file.o")
+done
 
 FUZZ=(-sanitize=fuzzer,address)
 EDGES_ONLY=(-sanitize=address -sanitize-coverage=edge,inline-8bit-counters,pc-table)
@@ -51,10 +60,12 @@ module() {  # NAME SANITIZER-FLAGS...
         -c "$SRC/$name"/*.swift -o "$OUT/$name.o"
 }
 module Posix "${FUZZ[@]}"
+module PhotoSource "${FUZZ[@]}"
 module RenditionsKernels "${EDGES_ONLY[@]}"
 module Renditions "${EDGES_ONLY[@]}"
 
 echo "fuzz: linking render-fuzzer" >&2
 swiftc "${SWIFTFLAGS[@]}" "${FUZZ[@]}" -module-name RenderFuzzer "$ROOT/Fuzz/RenderFuzzer.swift" \
-    "$OUT/Posix.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "$OUT/jpeg_bridge.o" -ljpeg -lexif -use-ld=lld -o "$OUT/render-fuzzer"
+    "$OUT/Posix.o" "$OUT/PhotoSource.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "${OBJECTS[@]}" "${LIBS[@]}" \
+    -use-ld=lld -o "$OUT/render-fuzzer"
 echo "$OUT/render-fuzzer"

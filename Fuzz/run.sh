@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Fuzzes the downscaler (Renditions.Renderer) with libFuzzer + ASan/LSan for a bounded time.
 #
-#   bash Fuzz/run.sh [SECONDS]     # default 120; from anywhere
+#   bash Fuzz/run.sh [SECONDS] [FORMAT]   # default 120 s, every format; from anywhere
+#
+# FORMAT (jpeg, png, webp, gif, tiff, heif, avif, raw) fuzzes one decoder: seeds are that
+# format's fixtures and other inputs are passed over (FUZZ_FORMAT in RenderFuzzer.swift); its
+# corpus is kept apart, in Fuzz/.build/corpus-FORMAT.
 #
 # Builds Fuzz/.build/render-fuzzer (Fuzz/build.sh), seeds it with every JPEG of
 # Tests/Fixtures/{orientation,cameras,malformed} (the test photos vendored in the repository;
@@ -18,6 +22,7 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 SECONDS_TO_RUN=${1:-120}
+FORMAT=${2:-}
 TESTDATA=${FUZZ_TESTDATA:-$ROOT/Tests/Fixtures}
 BUILD="$ROOT/Fuzz/.build"
 CRASHES="$ROOT/Fuzz/crashes"
@@ -25,16 +30,31 @@ CRASHES="$ROOT/Fuzz/crashes"
 FUZZER=$(bash "$ROOT/Fuzz/build.sh" | tail -n 1)
 
 rm -rf "$BUILD/seeds"
-mkdir -p "$BUILD/seeds" "$BUILD/corpus" "$CRASHES"
-for dir in orientation cameras malformed; do
-    [ -d "$TESTDATA/$dir" ] || { echo "fuzz: no seed folder $TESTDATA/$dir" >&2; exit 2; }
-    find "$TESTDATA/$dir" -maxdepth 1 -type f \( -iname '*.jpg' -o -iname '*.jpeg' \) -exec cp {} "$BUILD/seeds/" \;
-done
-echo "fuzz: $(ls "$BUILD/seeds" | wc -l) seeds, $(ls "$BUILD/corpus" | wc -l) inputs in the kept corpus, ${SECONDS_TO_RUN}s" >&2
+CORPUS="$BUILD/corpus${FORMAT:+-$FORMAT}"
+mkdir -p "$BUILD/seeds" "$CORPUS" "$CRASHES"
+seed() { local dir=$1; shift; find "$dir" -maxdepth 1 -type f "$@" -exec cp {} "$BUILD/seeds/" \; ; }  # DIR [TESTS...]
+case "$FORMAT" in
+    ""|jpeg)
+        for dir in orientation cameras malformed; do
+            [ -d "$TESTDATA/$dir" ] || { echo "fuzz: no seed folder $TESTDATA/$dir" >&2; exit 2; }
+            seed "$TESTDATA/$dir" \( -iname '*.jpg' -o -iname '*.jpeg' \)
+        done
+        if [ -z "$FORMAT" ]; then seed "$TESTDATA/formats" -size -1024k; seed "$TESTDATA/raw" -size -1024k; fi ;;
+    png) seed "$TESTDATA/formats" -iname '*.png' ;;
+    webp) seed "$TESTDATA/formats" -iname '*.webp' ;;
+    gif) seed "$TESTDATA/formats" -iname '*.gif' ;;
+    tiff) seed "$TESTDATA/formats" \( -iname '*.tif' -o -iname '*.tiff' \) ;;
+    heif) seed "$TESTDATA/formats" \( -iname '*.heic' -o -iname '*.heif' \) -size -1024k ;;
+    avif) seed "$TESTDATA/formats" -iname '*.avif' -size -1024k ;;
+    raw) seed "$TESTDATA/raw" -size -1024k ;;
+    *) echo "fuzz: unknown format '$FORMAT' (jpeg png webp gif tiff heif avif raw)" >&2; exit 2 ;;
+esac
+export FUZZ_FORMAT="$FORMAT"
+echo "fuzz${FORMAT:+ $FORMAT}: $(ls "$BUILD/seeds" | wc -l) seeds, $(ls "$CORPUS" | wc -l) inputs in the kept corpus, ${SECONDS_TO_RUN}s" >&2
 
 # New inputs go to the first folder (corpus); the seeds are only read.
 status=0
-"$FUZZER" "$BUILD/corpus" "$BUILD/seeds" \
+"$FUZZER" "$CORPUS" "$BUILD/seeds" \
     -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
     -print_final_stats=1 -artifact_prefix="$CRASHES/" 2>&1 | tee "$BUILD/fuzz.log" || status=$?
 

@@ -1,4 +1,4 @@
-internal import CPNG
+internal import CLibPNG
 
 /// PNG files for thumbnails: pixels encoded by libpng (its simplified `png_image` API, which keeps
 /// libpng's longjmp error handling inside libpng), with `tEXt` chunks spliced in after `IHDR`; and

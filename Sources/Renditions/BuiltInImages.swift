@@ -54,6 +54,8 @@ extension Renderer {
     public static let fingerprint: String = {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         func mix(_ bytes: [UInt8]) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
+        // The decoders' versions: their output can change without the JPEG sample's changing.
+        mix(Array(Renderer.decoderVersions.utf8))
         do {
             let file = try FileDescriptor.memoryFile(holding: try BuiltInImages.fingerprintSample())
             defer { file.close() }
@@ -66,4 +68,13 @@ extension Renderer {
         }
         return String(hash, radix: 16)
     }()
+}
+
+extension Renderer {
+    /// The versions of the libraries that decode and convert non-JPEG sources.
+    static var decoderVersions: String {
+        "lcms2 \(ColourTransform.libraryVersion) libpng \(PNGDecoder.libraryVersion) libwebp \(WebPDecoder.libraryVersion) "
+            + "giflib \(GIFDecoder.libraryVersion) libtiff \(TIFFDecoder.libraryVersion) libheif \(HEIFDecoder.libraryVersion) "
+            + "LibRaw \(RAWDecoder.libraryVersion)"
+    }
 }

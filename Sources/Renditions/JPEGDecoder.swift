@@ -4,7 +4,7 @@ import Posix
 
 /// libjpeg-turbo decompression of one file, through the C bridge (which catches libjpeg's
 /// longjmp errors). Owns the decoder; the file descriptor stays the caller's.
-final class JPEGDecoder {
+final class JPEGDecoder: RowSource {
     struct Header {
         var size: PixelSize
         var components: Int
@@ -17,6 +17,9 @@ final class JPEGDecoder {
     private let path: String
     private(set) var outputSize = PixelSize(width: 0, height: 0)
     private(set) var outputComponents = 0
+    /// How the rows read are laid out (set by the renderer from the header after `start`).
+    var layout = PixelLayout.rgb
+    var size: PixelSize { outputSize }
 
     init(file: FileDescriptor, path: String) throws(RenditionError) {
         guard let decoder = ajpeg_decoder_new(file.rawValue) else {

@@ -47,3 +47,17 @@ public enum Orientation: Int, Sendable, CaseIterable {
         return Orientation(exifValue: Int(cexif_orientation(data)))
     }
 }
+
+extension Orientation {
+    /// The IFD0 Orientation of an EXIF block as PNG's eXIf and WebP's EXIF chunks hold it: a
+    /// TIFF structure, with or without the "Exif\0\0" prefix of JPEG's APP1. Parsed by libexif,
+    /// as for JPEG; anything unreadable is `.up`.
+    static func read(exif block: [UInt8]) -> Orientation {
+        guard !block.isEmpty, block.count <= 16 << 20 else { return .up }
+        let prefix = Array("Exif\0\0".utf8)
+        let bytes = block.starts(with: prefix) ? block : prefix + block
+        guard let data = bytes.withUnsafeBufferPointer({ exif_data_new_from_data($0.baseAddress, UInt32($0.count)) }) else { return .up }
+        defer { exif_data_unref(data) }
+        return Orientation(exifValue: Int(cexif_orientation(data)))
+    }
+}

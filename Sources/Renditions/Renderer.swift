@@ -1,4 +1,5 @@
 import Posix
+import PhotoSource
 
 /// A finished rendition: JPEG bytes, their pixel size, and the corrupt-data warnings met on the way.
 public struct Rendition: Sendable {
@@ -20,9 +21,12 @@ public struct RenderLimits: Sendable {
     }
 }
 
-/// The streaming downscaler: shrink-on-load DCT decode → Lanczos3 over a ring of rows →
-/// EXIF orientation → baseline JPEG. The whole source is never in memory; what is held is the
-/// output image plus a few rows, so a 400 MP photo costs what a 12 MP one does.
+/// The streaming downscaler: decode (shrinking while decoding where the format can) → alpha
+/// flattened on white → box shrink where the decoder could not → Lanczos3 over a ring of rows →
+/// sRGB through lcms2 → orientation → baseline JPEG. Formats are recognised by content
+/// (`SourceFormat.sniff`). JPEG, PNG, GIF and TIFF stream rows, so what is held is the output
+/// plus a few rows (plus a strip or tile band for TIFF); WebP decodes straight to the output
+/// size; HEIF/AVIF and RAW decode whole, drawing on the shared `MemoryBudget` first.
 public struct Renderer: Sendable {
     public var limits: RenderLimits
     public let budget: MemoryBudget
@@ -31,6 +35,9 @@ public struct Renderer: Sendable {
         self.limits = limits
         self.budget = budget
     }
+
+    /// The largest WebP file read into memory (libwebp decodes from memory).
+    static let maxWebPFileBytes = 256 << 20
 
     /// Renders the photo at `path`. Its bytes depend only on the file's content, `spec` and this build (`Renderer.fingerprint`).
     public func render(_ path: FilePath, spec: RenditionSpec) throws(RenditionError) -> Rendition {
@@ -41,88 +48,256 @@ public struct Renderer: Sendable {
         return try render(file, spec: spec, name: name)
     }
 
-    /// Renders the JPEG open at `file` (read with pread only: its offset is left alone).
+    /// Renders the photo open at `file` (read with pread only: its offset is left alone), in any
+    /// format `SourceFormat` recognises. `name` names it in errors; its extension only tells a
+    /// TIFF-based RAW from a TIFF.
     public func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
-        let magic: [UInt8]
-        do { magic = try file.read(upTo: 2, at: 0) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
-        guard magic == [0xFF, 0xD8] else {
-            throw RenditionError(.notJPEG, path: name, reason: magic.isEmpty ? "empty file" : "no JPEG start-of-image marker")
+        let head: [UInt8]
+        do { head = try file.read(upTo: SourceFormat.headLength, at: 0) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
+        guard !head.isEmpty else { throw RenditionError(.unrecognised, path: name, reason: "empty file") }
+        let fileName = Array(name.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
+        guard let format = SourceFormat.sniff(head, fileName: fileName) else {
+            throw RenditionError(.unrecognised, path: name, reason: "not a JPEG, HEIF, AVIF, PNG, WebP, GIF, TIFF or camera RAW file")
         }
-        let orientation = Orientation.read(from: file)
+        switch format {
+        case .jpeg: return try renderJPEG(file, spec: spec, name: name, orientation: nil)
+        case .png: return try renderPNG(file, spec: spec, name: name)
+        case .webp: return try renderWebP(file, spec: spec, name: name)
+        case .gif: return try renderGIF(file, spec: spec, name: name)
+        case .tiff: return try renderTIFF(file, spec: spec, name: name)
+        case .heif, .avif: return try renderHEIF(file, spec: spec, name: name, format: format == .avif ? "AVIF" : "HEIF")
+        case .raw: return try renderRAW(file, spec: spec, name: name)
+        }
+    }
+
+    // MARK: - formats
+
+    /// JPEG: shrink-on-load DCT decode. `orientation` overrides the file's EXIF (a RAW's preview).
+    private func renderJPEG(_ file: FileDescriptor, spec: RenditionSpec, name: String, orientation: Orientation?) throws(RenditionError) -> Rendition {
+        let orientation = orientation ?? Orientation.read(from: file)
         let decoder = try JPEGDecoder(file: file, path: name)
         let header = try decoder.readHeader()
         let stored = header.size
-        guard stored.width > 0, stored.height > 0 else { throw RenditionError(.corrupt, path: name, reason: "image has no pixels (\(stored))") }
-        guard stored.width * stored.height <= limits.maxPixels else {
-            throw RenditionError(.tooManyPixels, path: name, reason: "\(stored) is over the limit of \(limits.maxPixels / 1_000_000) megapixels")
-        }
-        let reservation = try reserveCoefficientMemory(header.coefficientBytes, name: name)
+        try checkPixels(stored, name: name)
+        let reservation = try reserve(header.coefficientBytes, for: "a progressive decode", name: name)
         defer { if let reservation { budget.release(reservation) } }
 
-        let upright = orientation.swapsAxes ? stored.transposed : stored
-        let uprightTarget = upright.fitted(longestSide: spec.longestSide)
-        let target = orientation.swapsAxes ? uprightTarget.transposed : uprightTarget
+        let target = stored.fitted(longestSide: spec.longestSide)
         // Past the budget libjpeg fails instead of allocating; baseline decodes need only a few MB.
         try decoder.start(shrink: stored.shrinkOnLoadDenominator(toReach: target),
                           memoryLimit: header.coefficientBytes + (64 << 20))
-        let channels = header.isCMYK ? 3 : decoder.outputComponents
-        let colour = ColourConversion(decoderComponents: decoder.outputComponents, adobeInverted: header.adobeInverted)
-        // An ICC profile of a CMYK source no longer describes the RGB we write.
-        let icc = header.isCMYK ? nil : decoder.iccProfile()
-
-        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: target.width * target.height * channels)
-        defer { pixels.deallocate() }
-        try resample(decoder, into: pixels, target: target, channels: channels, colour: colour)
+        decoder.layout = header.isCMYK ? .cmyk(adobeInverted: header.adobeInverted)
+            : decoder.outputComponents == 1 ? .gray : .rgb
+        // An ICC profile of a CMYK source does not describe the RGB made from it.
+        let colour = header.isCMYK ? nil : ColourTransform.from(icc: decoder.iccProfile(), channels: decoder.layout.outputChannels)
+        var rendition = try finish(decoder, target: target, reduce: false, orientation: orientation, colour: colour,
+                                   spec: spec, name: name)
         decoder.finish()
-
-        let jpeg = try encode(pixels, stored: target, upright: uprightTarget, channels: channels,
-                              orientation: orientation, quality: spec.quality, icc: icc, name: name)
         let warnings = decoder.warnings
         let summary = warnings.count > 0 ? ["\(warnings.first) (\(warnings.count) warning\(warnings.count == 1 ? "" : "s"))"] : []
-        return Rendition(jpeg: jpeg, size: uprightTarget, warnings: summary + decoder.lateErrors)
+        rendition.warnings = summary + decoder.lateErrors
+        return rendition
     }
 
-    private func reserveCoefficientMemory(_ bytes: Int, name: String) throws(RenditionError) -> MemoryBudget.Reservation? {
+    private func renderPNG(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        let png = try PNGDecoder(file: file, path: name)
+        try checkPixels(png.size, name: name)
+        // Adam7 cannot stream: the whole image is decoded into one buffer first.
+        let reservation = png.interlaced
+            ? try reserve(png.size.width * png.size.height * png.layout.inputChannels, for: "an interlaced PNG", name: name) : nil
+        defer { if let reservation { budget.release(reservation) } }
+        let colour = ColourTransform.from(icc: png.iccProfile, channels: png.layout.outputChannels)
+        return try finish(png, target: png.size.fitted(longestSide: spec.longestSide), reduce: true,
+                          orientation: PNGDecoder.exifOrientation(of: file), colour: colour, spec: spec, name: name)
+    }
+
+    private func renderWebP(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        let webp = try WebPDecoder(file: file, path: name, maxBytes: Self.maxWebPFileBytes)
+        try checkPixels(webp.size, name: name)
+        let target = webp.size.fitted(longestSide: spec.longestSide)
+        // A still image decodes straight to the target; an animation's frame is composited on a
+        // whole canvas (libwebp's animation decoder keeps two).
+        let decoded = webp.animated ? webp.size : target
+        let reservation = try reserve(decoded.width * decoded.height * 4 * (webp.animated ? 2 : 1), for: "a WebP decode", name: name)
+        defer { if let reservation { budget.release(reservation) } }
+        let rows = try webp.decode(scaled: decoded)
+        let colour = ColourTransform.from(icc: webp.chunk("ICCP"), channels: 3)
+        let orientation = webp.chunk("EXIF").map(Orientation.read(exif:)) ?? .up
+        return try finish(rows, target: target, reduce: true, orientation: orientation, colour: colour, spec: spec, name: name)
+    }
+
+    private func renderGIF(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        let gif = try GIFDecoder(file: file, path: name)
+        try checkPixels(gif.size, name: name)
+        let reservation = gif.interlaced ? try reserve(gif.frame.width * gif.frame.height, for: "an interlaced GIF frame", name: name) : nil
+        defer { if let reservation { budget.release(reservation) } }
+        return try finish(gif, target: gif.size.fitted(longestSide: spec.longestSide), reduce: true, orientation: .up,
+                          colour: nil, spec: spec, name: name)
+    }
+
+    private func renderTIFF(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        let tiff = try TIFFDecoder(file: file, path: name)
+        try checkPixels(tiff.size, name: name)
+        let reservation = try reserve(tiff.bandBytes, for: "a TIFF strip", name: name)
+        defer { if let reservation { budget.release(reservation) } }
+        let colour = ColourTransform.from(icc: tiff.iccProfile, channels: tiff.layout.outputChannels)
+        return try finish(tiff, target: tiff.size.fitted(longestSide: spec.longestSide), reduce: true,
+                          orientation: tiff.orientation, colour: colour, spec: spec, name: name)
+    }
+
+    /// HEIC and AVIF: decoded whole by libheif (transforms applied, EXIF orientation not applied
+    /// again), from the thumbnail item when that is at least the target size.
+    private func renderHEIF(_ file: FileDescriptor, spec: RenditionSpec, name: String, format: String) throws(RenditionError) -> Rendition {
+        let heif = try HEIFDecoder(file: file, path: name, format: format)
+        guard heif.size.width > 0, heif.size.height > 0 else {
+            throw RenditionError(.corrupt, path: name, reason: "\(format): image has no pixels (\(heif.size))")
+        }
+        try checkPixels(heif.size, name: name)
+        let target = heif.size.fitted(longestSide: spec.longestSide)
+        if let thumbnail = heif.thumbnail, thumbnail.width >= target.width, thumbnail.height >= target.height {
+            let reservation = try reserve(heif.decodeBytes(thumbnail), for: "a \(format) thumbnail decode", name: name)
+            defer { if let reservation { budget.release(reservation) } }
+            if let rows = try? heif.decode(thumbnail: true, format: format) {
+                return try finish(rows, target: target, reduce: true, orientation: .up, colour: heif.colour, spec: spec, name: name)
+            }
+        }
+        let reservation = try reserve(heif.decodeBytes(heif.size), for: "a \(format) decode", name: name)
+        defer { if let reservation { budget.release(reservation) } }
+        let rows = try heif.decode(thumbnail: false, format: format)
+        return try finish(rows, target: target, reduce: true, orientation: .up, colour: heif.colour, spec: spec, name: name)
+    }
+
+    /// Camera RAW: the largest embedded preview through the JPEG path when it is at least the
+    /// target size (oriented by the RAW's own orientation), else a half-size decode.
+    private func renderRAW(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        let raw: RAWDecoder
+        do {
+            raw = try RAWDecoder(file: file, path: name)
+        } catch {
+            // A RAW LibRaw refuses may still hold a preview JPEG, found without LibRaw.
+            guard error.kind != .unreadable else { throw error }
+            if let preview = CR3Preview.find(in: file) {
+                return try renderJPEG(inMemory: preview.jpeg, spec: spec, name: name, orientation: preview.orientation)
+            }
+            if let rendition = try renderLargestTIFFPreview(file, spec: spec, name: name) { return rendition }
+            throw error
+        }
+        guard raw.size.width > 0, raw.size.height > 0 else { throw RenditionError(.corrupt, path: name, reason: "RAW: image has no pixels") }
+        try checkPixels(raw.size, name: name)
+        try checkPixels(raw.rawSize, name: name)
+        let wanted = min(spec.longestSide, max(raw.size.width, raw.size.height))
+        func renderPreview(atLeast side: Int) throws(RenditionError) -> Rendition? {
+            switch raw.preview {
+            case .jpeg(let bytes):
+                let preview: FileDescriptor
+                do { preview = try FileDescriptor.memoryFile(holding: bytes) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
+                defer { preview.close() }
+                guard let size = try? JPEGDecoder(file: preview, path: name).readHeader().size, max(size.width, size.height) >= side else { return nil }
+                return try renderJPEG(preview, spec: spec, name: name, orientation: raw.orientation)
+            case .bitmap(let size):
+                guard max(size.width, size.height) >= side, let rows = raw.bitmapPreview() else { return nil }
+                return try finish(rows, target: size.fitted(longestSide: spec.longestSide), reduce: true,
+                                  orientation: raw.orientation, colour: nil, spec: spec, name: name)
+            case nil:
+                return nil
+            }
+        }
+        if let rendition = try renderPreview(atLeast: wanted) { return rendition }
+        do throws(RenditionError) {
+            // A file with less than one bit per photosite has lost its sensor data (stripped or
+            // truncated): LibRaw would fill the gap with uninitialised memory, a different picture
+            // every time. Real RAW compression stays far above that (lossy formats ~6-8 bits).
+            let fileBytes: Int64
+            do { fileBytes = try file.status().size } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
+            guard fileBytes * 8 >= Int64(raw.rawSize.width) * Int64(raw.rawSize.height) else {
+                throw RenditionError(.corrupt, path: name,
+                                     reason: "RAW: sensor data missing (\(fileBytes) bytes for \(raw.rawSize) photosites) and no usable preview")
+            }
+            let reservation = try reserve(raw.halfSizeDecodeBytes, for: "a half-size RAW decode", name: name)
+            defer { if let reservation { budget.release(reservation) } }
+            let rows = try raw.decodeHalfSize()
+            return try finish(rows, target: rows.size.fitted(longestSide: spec.longestSide), reduce: true,
+                              orientation: .up, colour: nil, spec: spec, name: name)
+        } catch {
+            // A smaller preview beats nothing when it is a real picture, not a placeholder of a few pixels.
+            if let rendition = try? renderPreview(atLeast: 160) { return rendition }
+            throw error
+        }
+    }
+
+    private func renderJPEG(inMemory jpeg: [UInt8], spec: RenditionSpec, name: String, orientation: Orientation?) throws(RenditionError) -> Rendition {
+        let memory: FileDescriptor
+        do { memory = try FileDescriptor.memoryFile(holding: jpeg) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
+        defer { memory.close() }
+        return try renderJPEG(memory, spec: spec, name: name, orientation: orientation)
+    }
+
+    /// The largest embedded JPEG of a TIFF-based RAW that libjpeg reads (lossless raw strips and
+    /// placeholders fall out), at least 160 px on its long side, oriented by IFD0.
+    private func renderLargestTIFFPreview(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition? {
+        guard let found = TIFFPreviews.find(in: file) else { return nil }
+        var best: (bytes: [UInt8], pixels: Int)?
+        for candidate in found.candidates {
+            guard let head = try? file.read(upTo: min(candidate.length, 1 << 16), at: candidate.offset), head.starts(with: [0xFF, 0xD8]),
+                  let probe = try? FileDescriptor.memoryFile(holding: head) else { continue }
+            defer { probe.close() }
+            guard let size = try? JPEGDecoder(file: probe, path: name).readHeader().size, max(size.width, size.height) >= 160,
+                  size.width * size.height > best?.pixels ?? 0,
+                  let bytes = try? file.read(upTo: candidate.length, at: candidate.offset), bytes.count == candidate.length else { continue }
+            best = (bytes, size.width * size.height)
+        }
+        guard let best else { return nil }
+        return try renderJPEG(inMemory: best.bytes, spec: spec, name: name, orientation: found.orientation)
+    }
+
+    // MARK: - shared steps
+
+    private func checkPixels(_ size: PixelSize, name: String) throws(RenditionError) {
+        guard size.width > 0, size.height > 0 else { throw RenditionError(.corrupt, path: name, reason: "image has no pixels (\(size))") }
+        guard size.width <= limits.maxPixels / size.height else {
+            throw RenditionError(.tooManyPixels, path: name, reason: "\(size) is over the limit of \(limits.maxPixels / 1_000_000) megapixels")
+        }
+    }
+
+    private func reserve(_ bytes: Int, for what: String, name: String) throws(RenditionError) -> MemoryBudget.Reservation? {
         guard bytes > 0 else { return nil }
         do {
             return try budget.reserve(bytes, wait: limits.waitForMemory)
         } catch .exceedsCapacity {
-            throw RenditionError(.overMemoryBudget, path: name, reason: "a progressive decode needs \(bytes >> 20) MiB, the budget is \(budget.capacity >> 20) MiB")
+            throw RenditionError(.overMemoryBudget, path: name, reason: "\(what) needs \(bytes >> 20) MiB, the budget is \(budget.capacity >> 20) MiB")
         } catch {
-            throw RenditionError(.overMemoryBudget, path: name, reason: "a progressive decode needs \(bytes >> 20) MiB and other renders hold the budget")
+            throw RenditionError(.overMemoryBudget, path: name, reason: "\(what) needs \(bytes >> 20) MiB and other renders hold the budget")
         }
     }
 
-    private func resample(_ decoder: JPEGDecoder, into pixels: UnsafeMutablePointer<UInt8>, target: PixelSize,
-                          channels: Int, colour: ColourConversion) throws(RenditionError) {
-        let decoded = decoder.outputSize
-        let batchRows = 16
-        let rowBytes = decoded.width * decoder.outputComponents
-        let batch = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * batchRows)
-        defer { batch.deallocate() }
-        var available = 0, next = 0
-        let resampler = StreamingResampler(from: decoded, to: target, channels: channels)
+    /// Resamples `source` to `target` (stored orientation), converts to sRGB, orients and encodes.
+    /// `reduce`: box-shrink first when the source is far larger (formats that cannot shrink while decoding).
+    private func finish(_ source: RowSource, target: PixelSize, reduce: Bool, orientation: Orientation, colour: ColourTransform?,
+                        spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        let factor = reduce ? max(1, min(source.size.width / target.width, source.size.height / target.height) / 2) : 1
+        let rows = ReducedRows(source, factor: factor)
+        let channels = rows.channels
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: target.width * target.height * channels)
+        defer { pixels.deallocate() }
+        let resampler = StreamingResampler(from: rows.size, to: target, channels: channels)
         do {
-            try resampler.run(into: pixels) { row throws(RenditionError) in
-                if next == available {
-                    available = try decoder.readRows(into: batch, count: batchRows)
-                    next = 0
-                    if available == 0 { return false }
-                }
-                colour.convert(batch + next * rowBytes, into: row, pixels: decoded.width)
-                next += 1
-                return true
-            }
+            try resampler.run(into: pixels) { row throws(RenditionError) in try rows.nextRow(into: row) }
         } catch let error as RenditionError {
             throw error
         } catch {
             fatalError("unreachable: the row source throws only RenditionError")
         }
+        if let colour, colour.channels == channels { colour.apply(pixels, count: target.width * target.height) }
+        let upright = orientation.swapsAxes ? target.transposed : target
+        let jpeg = try encode(pixels, stored: target, upright: upright, channels: channels, orientation: orientation,
+                              quality: spec.quality, name: name)
+        return Rendition(jpeg: jpeg, size: upright, warnings: [])
     }
 
     private func encode(_ pixels: UnsafeMutablePointer<UInt8>, stored: PixelSize, upright: PixelSize, channels: Int,
-                        orientation: Orientation, quality: Int, icc: [UInt8]?, name: String) throws(RenditionError) -> [UInt8] {
-        let encoder = try JPEGEncoder(size: upright, components: channels, quality: quality, iccProfile: icc, path: name)
+                        orientation: Orientation, quality: Int, name: String) throws(RenditionError) -> [UInt8] {
+        // sRGB out and no profile: what viewers assume of a JPEG without one.
+        let encoder = try JPEGEncoder(size: upright, components: channels, quality: quality, iccProfile: nil, path: name)
         if orientation == .up {
             for y in 0..<upright.height { try encoder.write(row: pixels + y * upright.width * channels) }
             return try encoder.finish()

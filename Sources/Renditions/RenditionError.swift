@@ -1,13 +1,16 @@
 /// Why a photo could not be rendered. The message names the file and the reason, on one line.
 public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
-        case notJPEG = "not a JPEG file"
+        case unrecognised = "not a supported image file"
         case unreadable = "cannot read file"
         case tooManyPixels = "image too large"
         case overMemoryBudget = "over the decode memory budget"
-        case unsupported = "unsupported JPEG"
-        case corrupt = "corrupt JPEG"
+        case unsupported = "unsupported image"
+        case corrupt = "corrupt image"
         case encodeFailed = "cannot encode rendition"
+
+        /// The name of `unrecognised` from when only JPEG was read.
+        public static var notJPEG: Kind { .unrecognised }
     }
 
     public var kind: Kind
@@ -25,4 +28,12 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Whether the photo itself is at fault, so trying again cannot help until it changes. A file
     /// that could not be read (gone, no permission, I/O error) may read fine next time.
     public var isContentFailure: Bool { kind != .unreadable }
+
+    /// An error a decoder bridge reported as text: a read error is `.unreadable` (transient),
+    /// anything else the content's fault, prefixed with the format's name.
+    static func decoder(_ format: String, _ message: String, path: String) -> RenditionError {
+        if message.hasPrefix("read error") { return RenditionError(.unreadable, path: path, reason: message) }
+        if message.hasPrefix("unsupported") { return RenditionError(.unsupported, path: path, reason: "\(format): \(message)") }
+        return RenditionError(.corrupt, path: path, reason: "\(format): \(message)")
+    }
 }

@@ -40,6 +40,10 @@ import Posix
         ("malformed/cmyk_adobe.jpg", 256, "4ce32347adcdafc4ec29f206796fa0a776a17a41b191e257b04df6b1e86eb1c8"),
         ("malformed/restarts.jpg", 256, "9050ff66fcd5e140fa4d212811a241eb1929ec64be93746cfcd9a6d0df08b79c"),
         ("malformed/restarts.jpg", 1920, "9050ff66fcd5e140fa4d212811a241eb1929ec64be93746cfcd9a6d0df08b79c"),
+        // With an ICC profile (issue 10): converted to sRGB through it by lcms2 and written without a
+        // profile. Added with that change; the entries above have no profile, so their bytes did not change.
+        ("formats/Nikon_D1X_AdobeRGB.jpg", 256, "925982adccb9aca49dfb525a9f10baf84637d9f886f0fa202df1616cc9673efb"),
+        ("formats/iPhone13mini_P3_gainmap.jpg", 256, "e651ff3699b4e32d6f997f8d6fb9bd799a4f03b683bea3c71e4eea2d3fb1637d"),
     ]
 
     @Test(arguments: golden.map { Golden(file: $0.file, box: $0.box, sha256: $0.sha256) })

@@ -1,0 +1,45 @@
+#ifndef ASSETFS_HEIF_BRIDGE_H
+#define ASSETFS_HEIF_BRIDGE_H
+/*
+ * libheif 1.15 at the edge (HEIC and AVIF): the primary image, or one of its thumbnail items,
+ * decoded whole to 8-bit interleaved RGB(A) with the container's irot/imir transforms applied
+ * by libheif. libheif reports errors as heif_error values and never exits.
+ */
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct aheif_decoder aheif_decoder;
+
+enum { AHEIF_COLOUR_NONE = 0, AHEIF_COLOUR_ICC = 1, AHEIF_COLOUR_NCLX = 2 };
+
+typedef struct {
+    int width, height;              /* primary image, after irot/imir */
+    int has_alpha;
+    int bits;                       /* luma bits per pixel */
+    int thumb_width, thumb_height;  /* largest thumbnail item (after its transforms), 0 if none */
+    int colour;                     /* AHEIF_COLOUR_* of the primary image */
+    /* nclx: code points and the CIE xy of its primaries and white point */
+    int primaries, transfer, matrix;
+    double rx, ry, gx, gy, bx, by, wx, wy;
+} aheif_header;
+
+aheif_decoder *aheif_decoder_new(int fd);
+void aheif_decoder_free(aheif_decoder *d);
+const char *aheif_error(const aheif_decoder *d);
+int aheif_read_header(aheif_decoder *d, aheif_header *out);
+/* The primary image's ICC profile, owned by the decoder, or NULL. */
+int aheif_icc(aheif_decoder *d, const uint8_t **data, size_t *length);
+/* Decodes the primary image (thumbnail = 0) or the largest thumbnail (1) to its native planes
+ * (Y'CbCr at its own bit depth, or monochrome) and reports the size and channels (3 or 4) of the
+ * 8-bit RGB(A) rows aheif_read_rows makes from them: the whole image is held once, at 1.5 bytes a
+ * pixel for 8-bit 4:2:0 (twice that deeper), not again as RGB. Sources in other layouts are
+ * converted by libheif to interleaved RGB(A) instead. */
+int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height, int *channels);
+/* Up to max_rows rows of width*channels bytes, top to bottom. */
+int aheif_read_rows(aheif_decoder *d, uint8_t *rows, int max_rows, int *rows_read);
+/* Decodes the primary image (thumbnail = 0) or the largest thumbnail (1). */
+int aheif_decode(aheif_decoder *d, int thumbnail, const uint8_t **pixels, int *width, int *height,
+                 int *channels, int *stride);
+const char *aheif_version(void);
+
+#endif

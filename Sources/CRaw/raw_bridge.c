@@ -1,0 +1,116 @@
+#include "raw_bridge.h"
+#include <libraw/libraw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct araw_decoder {
+    libraw_data_t *raw;
+    libraw_processed_image_t *image;
+    int has_preview;
+    char path[64];
+    int data_errors;    /* reads past the end or damaged data since the last check */
+    int data_error_offset;
+    char message[256];
+};
+
+/* LibRaw's default handler prints to stderr; this one counts, so that an image made partly of
+ * missing data (a truncated or stripped file: LibRaw fills the gaps with whatever is in memory)
+ * fails instead of coming out different every time. */
+static void on_data_error(void *data, const char *file, const int offset) {
+    (void)file;
+    araw_decoder *d = data;
+    if (d->data_errors++ == 0) d->data_error_offset = offset;
+}
+
+static int data_failed(araw_decoder *d, const char *what) {
+    if (!d->data_errors) return 0;
+    snprintf(d->message, sizeof d->message, "%s: unexpected end of file or damaged data (%d times, first at offset %d)",
+             what, d->data_errors, d->data_error_offset);
+    return -1;
+}
+
+araw_decoder *araw_decoder_new(void) {
+    araw_decoder *d = calloc(1, sizeof *d);
+    if (!d) return NULL;
+    d->raw = libraw_init(0);
+    if (!d->raw) { free(d); return NULL; }
+    libraw_set_dataerror_handler(d->raw, on_data_error, d);
+    return d;
+}
+
+void araw_decoder_free(araw_decoder *d) {
+    if (!d) return;
+    if (d->image) libraw_dcraw_clear_mem(d->image);
+    libraw_close(d->raw);
+    free(d);
+}
+
+const char *araw_error(const araw_decoder *d) { return d->message; }
+
+static int fail(araw_decoder *d, const char *what, int code) {
+    snprintf(d->message, sizeof d->message, "%s: %s", what, libraw_strerror(code));
+    return -1;
+}
+
+int araw_open(araw_decoder *d, const char *path, araw_header *out) {
+    memset(out, 0, sizeof *out);
+    snprintf(d->path, sizeof d->path, "%s", path);
+    int code = libraw_open_file(d->raw, path);
+    if (code != LIBRAW_SUCCESS) return fail(d, "not a RAW file LibRaw reads", code);
+    if (data_failed(d, "cannot read the RAW's header")) return -1;
+    libraw_data_t *r = d->raw;
+    out->width = r->sizes.width;
+    out->height = r->sizes.height;
+    out->raw_width = r->sizes.raw_width;
+    out->raw_height = r->sizes.raw_height;
+    out->flip = r->sizes.flip;
+    if (libraw_unpack_thumb(r) == LIBRAW_SUCCESS && !d->data_errors && r->thumbnail.thumb && r->thumbnail.tlength > 0) {
+        if (r->thumbnail.tformat == LIBRAW_THUMBNAIL_JPEG) out->preview = ARAW_PREVIEW_JPEG;
+        else if (r->thumbnail.tformat == LIBRAW_THUMBNAIL_BITMAP && r->thumbnail.tcolors == 3 &&
+                 (size_t)r->thumbnail.tlength >= (size_t)r->thumbnail.twidth * r->thumbnail.theight * 3)
+            out->preview = ARAW_PREVIEW_BITMAP;
+        out->preview_width = r->thumbnail.twidth;
+        out->preview_height = r->thumbnail.theight;
+        d->has_preview = out->preview != ARAW_PREVIEW_NONE;
+    }
+    d->data_errors = 0; /* a damaged preview is only not used */
+    return 0;
+}
+
+int araw_preview(araw_decoder *d, const uint8_t **data, size_t *length) {
+    *data = d->has_preview ? (const uint8_t *)d->raw->thumbnail.thumb : NULL;
+    *length = d->has_preview ? (size_t)d->raw->thumbnail.tlength : 0;
+    return 0;
+}
+
+int araw_decode_half(araw_decoder *d, const uint8_t **pixels, int *width, int *height, int *channels) {
+    libraw_data_t *r = d->raw;
+    /* Start again from open: unpack after unpack_thumb is refused by some LibRaw paths. */
+    libraw_recycle(r);
+    int code = libraw_open_file(r, d->path);
+    if (code != LIBRAW_SUCCESS) return fail(d, "cannot reopen the RAW", code);
+    r->params.half_size = 1;
+    r->params.use_camera_wb = 1;
+    r->params.output_bps = 8;
+    r->params.output_color = 1; /* sRGB */
+    code = libraw_unpack(r);
+    if (code != LIBRAW_SUCCESS) return fail(d, "cannot unpack the sensor data", code);
+    if (data_failed(d, "sensor data incomplete")) return -1;
+    code = libraw_dcraw_process(r);
+    if (code != LIBRAW_SUCCESS) return fail(d, "cannot process the sensor data", code);
+    if (data_failed(d, "sensor data incomplete")) return -1;
+    d->image = libraw_dcraw_make_mem_image(r, &code);
+    if (!d->image) return fail(d, "cannot make the image", code);
+    if (d->image->type != LIBRAW_IMAGE_BITMAP || d->image->bits != 8 || (d->image->colors != 3 && d->image->colors != 1)) {
+        snprintf(d->message, sizeof d->message, "unexpected decoded image (%d colours, %d bits)", d->image->colors, d->image->bits);
+        return -1;
+    }
+    *pixels = d->image->data;
+    *width = d->image->width;
+    *height = d->image->height;
+    *channels = d->image->colors;
+    return 0;
+}
+
+const char *araw_version(void) { return libraw_version(); }

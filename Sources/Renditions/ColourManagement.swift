@@ -1,0 +1,52 @@
+internal import CLCMS
+
+/// A conversion of rendition pixels to sRGB with lcms2: from the source's ICC profile, or from
+/// the primaries a HEIF `nclx` box names. Applied to the resampled output (as libvips does after
+/// its shrink), so its cost is the rendition's size, not the source's.
+final class ColourTransform {
+    private let transform: OpaquePointer
+    let channels: Int
+
+    private init(_ transform: OpaquePointer, channels: Int) {
+        self.transform = transform
+        self.channels = channels
+    }
+
+    deinit { alcms_free(transform) }
+
+    /// From an embedded profile, for pixels of `channels` (1 gray, 3 RGB). Nil when there is no
+    /// profile, or lcms2 cannot use it, or it describes another colour space (a gray profile on
+    /// RGB pixels, a CMYK one): the pixels are then taken as sRGB, as browsers do.
+    static func from(icc: [UInt8]?, channels: Int) -> ColourTransform? {
+        guard let icc, !icc.isEmpty else { return nil }
+        let made = icc.withUnsafeBufferPointer { alcms_from_icc($0.baseAddress, $0.count, Int32(channels)) }
+        return made.map { ColourTransform($0, channels: channels) }
+    }
+
+    /// From nclx colour primaries (ITU-T H.273 code points). sRGB/BT.709 primaries (1) and
+    /// "unspecified" (2) need no conversion. The transfer is taken as sRGB's for every SDR code
+    /// point; PQ and HLG (HDR) are not tone-mapped, only their primaries converted.
+    static func from(nclxPrimaries primaries: Int, red: (Double, Double), green: (Double, Double), blue: (Double, Double),
+                     white: (Double, Double)) -> ColourTransform? {
+        guard primaries != 1 && primaries != 2 && primaries != 0 else { return nil }
+        guard [red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1].allSatisfy({ $0 > 0 && $0 < 1 }) else { return nil }
+        let made = alcms_from_primaries(red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1)
+        return made.map { ColourTransform($0, channels: 3) }
+    }
+
+    /// Converts `count` pixels in place.
+    func apply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+        alcms_apply(transform, pixels, count)
+    }
+
+    /// lcms2's sRGB profile (IEC 61966-2-1), e.g. for a reference conversion by another program.
+    static var sRGBProfile: [UInt8] {
+        let size = alcms_srgb_profile(nil, 0)
+        guard size > 0 else { return [] }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let written = bytes.withUnsafeMutableBufferPointer { alcms_srgb_profile($0.baseAddress, size) }
+        return written == size ? bytes : []
+    }
+
+    static var libraryVersion: Int { Int(alcms_version()) }
+}
