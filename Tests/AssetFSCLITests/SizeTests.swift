@@ -19,7 +19,7 @@ extension Mounted {
                 }
                 for (album, asset) in library.allAssets {
                     let source = try RawFiles.status(scratch.sourceBytes / asset.source).get()
-                    for file in ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"] {
+                    for file in ["thumbnail.jpg", "fullscreen.jpg", asset.original] {
                         let shown = try RawFiles.status(mount.groups / album.name / asset.name / file).get()
                         #expect(shown.st_mtim.tv_sec == source.st_mtim.tv_sec && shown.st_mtim.tv_nsec == source.st_mtim.tv_nsec,
                                 "\(asset.name.text)/\(file): mtime differs from its source's")
@@ -33,14 +33,14 @@ extension Mounted {
             try withScratch(library) { scratch in
                 let mount = try scratch.mount()
                 let assets = library.allAssets
-                let originals = assets.map { mount.groups / $0.album.name / $0.asset.name / "original.jpg" }
+                let originals = assets.map { mount.groups / $0.album.name / $0.asset.name / $0.asset.original }
                 let sources = assets.map { scratch.sourceBytes / $0.asset.source }
                 let body = #"printf '%s\0%s\0' "$(sha256sum < "$f" | cut -d' ' -f1)" "$(stat -c %s -- "$f")""#
                 let shown = Command.forEachPath(originals, fields: 2, body)
                 let real = Command.forEachPath(sources, fields: 2, body)
                 for (index, asset) in assets.enumerated() {
                     #expect(shown[index][0].count == 64 && shown[index] == real[index],
-                            "\(asset.asset.name.text)/original.jpg: sha256 and size \(shown[index]) but the source has \(real[index])")
+                            "\(asset.asset.name.text)/\(asset.asset.original): sha256 and size \(shown[index]) but the source has \(real[index])")
                 }
                 #expect(try mount.stats().renders == 0, "reading originals renders nothing")
             }
