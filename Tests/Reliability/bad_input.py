@@ -7,7 +7,7 @@ import shutil
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-from harness import Mount, Scratch, TESTDATA, expectations, read_all, rss_kib, snapshot
+from harness import Mount, Scratch, TESTDATA, decodes_cleanly, expectations, read_all, rss_kib, snapshot
 
 # The renders' shared decode budget (512 MiB: progressive JPEGs, HEIF/AVIF, interlaced PNG) plus
 # what the process holds besides.
@@ -90,7 +90,9 @@ def check(checks, source_root=None):
             for (name, expected, path), ((outcome, data), seconds) in results:
                 if expected == "original":
                     if outcome != "ok" or data != read_all(os.path.join(source, name)):
-                        problems.append(f"{name}: original.jpg does not read back exactly ({outcome})")
+                        problems.append(f"{name}: {os.path.basename(path)} does not read back exactly ({outcome})")
+                elif outcome == "ok" and not (data.startswith(b"\xff\xd8\xff") and decodes_cleanly(data)):
+                    problems.append(f"{name}: {os.path.basename(path)} is not a whole JPEG (djpeg warns or fails)")
                 elif outcome == "error":
                     problems.append(f"{path}: {data}")
                 elif expected == "yes" and outcome != "ok":
