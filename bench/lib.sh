@@ -31,3 +31,14 @@ find_numpy_python() {
         if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import numpy' >/dev/null 2>&1; then PY=$candidate; return; fi
     done
 }
+
+# Installs the Debian packages named (none: nothing to do), as root or through sudo; the caller's
+# die and log report.
+install_missing() {
+    (($#)) || return 0
+    local sudo=""
+    if [[ $(id -u) != 0 ]]; then command -v sudo >/dev/null && sudo=sudo || die "missing $* and not root"; fi
+    log "installing $*"
+    $sudo apt-get update -qq
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}

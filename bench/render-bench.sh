@@ -75,13 +75,7 @@ command -v vipsthumbnail >/dev/null || missing+=(libvips-tools)
 [[ -x /usr/bin/time ]] || missing+=(time)
 command -v taskset >/dev/null || missing+=(util-linux)
 [[ -n $PY ]] || missing+=(python3-numpy)
-if ((${#missing[@]})); then
-    SUDO=""
-    if [[ $(id -u) != 0 ]]; then command -v sudo >/dev/null && SUDO=sudo || die "missing ${missing[*]} and not root"; fi
-    log "installing ${missing[*]}"
-    $SUDO apt-get update -qq
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+install_missing "${missing[@]}"
 find_numpy_python
 [[ -n $PY ]] || die "no python3 with numpy"
 

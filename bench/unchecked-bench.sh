@@ -46,13 +46,7 @@ command -v valgrind >/dev/null && command -v callgrind_annotate >/dev/null || mi
 command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v jpegtran >/dev/null || missing+=(libjpeg-turbo-progs)
 command -v objcopy >/dev/null || missing+=(binutils)
 [[ -n $PY ]] || missing+=(python3-numpy)
-if ((${#missing[@]})); then
-    SUDO=""
-    if [[ $(id -u) != 0 ]]; then command -v sudo >/dev/null && SUDO=sudo || die "missing ${missing[*]} and not root"; fi
-    log "installing ${missing[*]}"
-    $SUDO apt-get update -qq
-    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+install_missing "${missing[@]}"
 find_numpy_python
 [[ -n $PY ]] || die "no python3 with numpy"
 PERF=0
