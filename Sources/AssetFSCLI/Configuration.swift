@@ -10,12 +10,14 @@ struct Configuration {
     var mount = MountOptions()
     var cacheFile: FilePath?
     var cacheSize: Int64 = 1 << 30
+    /// How often SOURCE is checked where inotify cannot watch it (seconds).
+    var recheckSeconds = 600
     /// `-o log=FILE`: where a mount in the background logs.
     var logFile: FilePath?
 
     /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
     /// the mount is always read-only, nodev, nosuid.
-    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "broken", "log",
+    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "broken", "log", "recheck",
                                     "rw", "dev", "suid"]
 
     init(options: [(key: String, value: String)]) throws(UsageError) {
@@ -29,6 +31,7 @@ struct Configuration {
             case "fullscreen_size": mount.fullscreenSize = try Self.number(value, key, 16...16384)
             case "quality": mount.quality = try Self.number(value, key, 1...100)
             case "follow_symlinks": mount.followSymlinks = true
+            case "recheck": recheckSeconds = try Self.number(value, key, 1...86400)
             case "broken":
                 guard let choice = MountOptions.BrokenPhotos(rawValue: value) else {
                     throw UsageError("-o broken=\(value): expected 'placeholder' (a neutral picture; the default) or 'error' (EIO)")

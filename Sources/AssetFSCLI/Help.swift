@@ -39,6 +39,8 @@ enum Help {
              log=FILE            where the mount logs once in the background (default: syslog, or
                                  where /dev/log is missing $XDG_STATE_HOME/assetfs/assetfs.log,
                                  else ~/.local/state/assetfs/assetfs.log)
+             recheck=SECONDS     how often SOURCE is checked where inotify cannot watch it (the
+                                 fs.inotify.max_user_watches limit; default 600)
              allow_other         let other users in (needs user_allow_other in /etc/fuse.conf
                                  unless root); permissions of SOURCE are always enforced
              fsname=NAME, and the other standard FUSE options (see mount.fuse3(8))

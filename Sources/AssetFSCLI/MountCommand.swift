@@ -51,7 +51,7 @@ struct MountCommand {
             throw UsageError(error.message)
         }
         let foreground = arguments.foreground || arguments.debug
-        let watcher = Self.watcher(fileSystem, mount)
+        let watcher = Self.watcher(fileSystem, mount, verificationInterval: Double(configuration.recheckSeconds))
         let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded, prepare: {
             // A first mount serves once the first scan is done (requests wait in the kernel
             // meanwhile, and the command returns only then, so no listing is ever partial); a
@@ -98,14 +98,14 @@ struct MountCommand {
     /// Keeps the mount in step with the source: the folders an event names are read again and the
     /// kernel told what went stale; while SOURCE is away, or folders are unwatched, it is checked
     /// periodically.
-    private static func watcher(_ fileSystem: AssetFileSystem, _ mount: FUSEMount) -> SourceWatcher {
+    private static func watcher(_ fileSystem: AssetFileSystem, _ mount: FUSEMount, verificationInterval: Double) -> SourceWatcher {
         let holder = WatcherHolder()
-        let watcher = SourceWatcher(root: fileSystem.root) { work in
+        let watcher = SourceWatcher(root: fileSystem.root, verificationInterval: verificationInterval) { work in
             let online = fileSystem.synchronize(work, watch: { holder.watcher?.add($0) }, invalidate: { mount.invalidate($0) },
                                                 shouldContinue: { holder.watcher?.isStopping == false })
             if work == .everything { Self.logSummary(fileSystem, "checked") }
             if !online { return SourceWatcher.recheckOffline }
-            return holder.watcher?.hasUnwatchedFolders == true ? SourceWatcher.verificationInterval : nil
+            return holder.watcher?.hasUnwatchedFolders == true ? verificationInterval : nil
         }
         holder.watcher = watcher
         fileSystem.whenFolderLooksChanged { [weak watcher] in watcher?.poke($0) }

@@ -35,13 +35,14 @@ public final class SourceWatcher: @unchecked Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private var started = false
     public static let quietPeriod: Double = 0.3
-    /// How often everything is checked when some folders could not be watched.
-    public static let verificationInterval: Double = 600
+    /// How often everything is checked when some folders could not be watched (`-o recheck=`).
+    public let verificationInterval: Double
     /// How often a SOURCE that is away is looked for.
     public static let recheckOffline: Double = 2
 
-    public init(root: FilePath, perform: @escaping @Sendable (Work) -> Double?) {
+    public init(root: FilePath, verificationInterval: Double = 600, perform: @escaping @Sendable (Work) -> Double?) {
         self.root = root
+        self.verificationInterval = verificationInterval
         self.perform = perform
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
         var ends: [Int32] = [-1, -1]
@@ -51,7 +52,7 @@ public final class SourceWatcher: @unchecked Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         wakeup = (ends[0], ends[1])
-        if inotify < 0 { Log.warning("inotify unavailable (\(Errno.current)); the source is checked every \(Int(Self.verificationInterval)) s instead") }
+        if inotify < 0 { Log.warning("inotify unavailable (\(Errno.current)); the source is checked every \(Int(verificationInterval)) s instead") }
     }
 
     deinit {
@@ -76,7 +77,7 @@ public final class SourceWatcher: @unchecked Sendable {
             unwatched = true
             if !warnedWatchLimit {
                 warnedWatchLimit = true
-                Log.warning("cannot watch every folder of \(root): the inotify watch limit is reached; raise it with 'sysctl fs.inotify.max_user_watches=1048576'. Unwatched folders are checked every \(Int(Self.verificationInterval)) s")
+                Log.warning("cannot watch every folder of \(root): the inotify watch limit is reached; raise it with 'sysctl fs.inotify.max_user_watches=1048576'. Unwatched folders are checked every \(Int(verificationInterval)) s")
             }
         }
     }
@@ -140,9 +141,9 @@ public final class SourceWatcher: @unchecked Sendable {
         Signals.blockTerminationInCurrentThread()
         // Checking SOURCE is background work: readers and renders go first.
         ThreadPriority.lowerCurrentThread()
-        var recheck = checkFirst ? perform(.everything) : nil
+        var recheck = checkFirst ? perform(.everything) : (hasUnwatchedFolders ? verificationInterval : nil)
         while !isStopping {
-            guard wait(seconds: recheck ?? (inotify < 0 ? Self.verificationInterval : 3600)) else {
+            guard wait(seconds: recheck ?? (inotify < 0 ? verificationInterval : 3600)) else {
                 if recheck != nil || inotify < 0 { recheck = perform(.everything) }
                 continue
             }

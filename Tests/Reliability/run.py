@@ -10,6 +10,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import bad_input  # noqa: E402
+import catalog  # noqa: E402
 import faults  # noqa: E402
 import load  # noqa: E402
 import network  # noqa: E402
@@ -25,6 +26,7 @@ CHECKS = {
     "warm-beside-mount": faults.warm_beside_mount,
     "source-rewritten": faults.source_rewritten_while_read,
     "load": load.check,
+    "watch-limit": catalog.watch_limit_falls_back_to_checks,
     "read-only-source": security.read_only_source,
     "symlinks": security.symlinks,
     "other-users": security.other_users,
