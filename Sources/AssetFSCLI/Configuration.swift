@@ -73,12 +73,11 @@ struct Configuration {
     /// (the tree is then scanned at every mount).
     func catalogOpener(for realSource: FilePath) -> @Sendable () -> CatalogStore {
         { [self] in
-            let rootName = realSource.lastComponent == [UInt8(ascii: "/")] ? [] : realSource.lastComponent
-            do { return try CatalogStore(path: catalogPath(for: realSource), rootName: rootName) } catch {
+            do { return try CatalogStore(path: catalogPath(for: realSource), source: realSource) } catch {
                 let fallback = FilePath("/tmp/assetfs-catalog-\(getpid()).sqlite")
                 Log.warning("\(catalogPath(for: realSource)): cannot open the catalog (\(error)); using \(fallback) for this mount")
                 _ = fallback.withCString { unlink($0) }
-                do { return try CatalogStore(path: fallback, rootName: rootName) } catch {
+                do { return try CatalogStore(path: fallback, source: realSource) } catch {
                     fatalError("cannot open a catalog even in /tmp: \(error)")
                 }
             }

@@ -26,12 +26,38 @@ public final class CatalogStore: Sendable {
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
-    public init(path: FilePath, rootName: [UInt8]) throws(DatabaseError) {
+    ///
+    /// A catalog is of one SOURCE (its real path is stored): opened for another (the same
+    /// `-o cache=` given for two sources), it is emptied and that SOURCE scanned afresh.
+    public init(path: FilePath, source: FilePath) throws(DatabaseError) {
         self.path = path
-        self.rootName = rootName.isEmpty ? Array("root".utf8) : rootName
+        let last = source.lastComponent
+        rootName = last.isEmpty || last == [UInt8(ascii: "/")] ? Array("root".utf8) : last
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
+        try Self.claim(database, for: source, path: path)
         writer = Mutex(database)
         reader = Mutex(try Database(path: path, busyTimeout: 1000))
+    }
+
+    private static func claim(_ db: Database, for source: FilePath, path: FilePath) throws(DatabaseError) {
+        var stored: [UInt8]?
+        try db.query("SELECT value FROM meta WHERE key = 'source'") { stored = $0.blob(0) }
+        guard stored != source.bytes else { return }
+        if let stored {
+            Log.warning("\(path): the catalog was of \(FilePath(bytes: stored)), not \(source): starting it afresh")
+        }
+        try db.execute("""
+            BEGIN IMMEDIATE;
+            DELETE FROM folders; DELETE FROM photos; DELETE FROM retired; DELETE FROM skipped; DELETE FROM meta;
+            DELETE FROM properties; DELETE FROM undated;
+            """)
+        do throws(DatabaseError) {
+            try db.query("INSERT INTO meta(key, value) VALUES ('source', ?)", [.blob(source.bytes)])
+            try db.execute("COMMIT")
+        } catch {
+            try? db.execute("ROLLBACK")
+            throw error
+        }
     }
 
     private static func open(_ path: FilePath) throws(DatabaseError) -> Database {

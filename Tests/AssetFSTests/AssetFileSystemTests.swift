@@ -40,7 +40,8 @@ final class Fixture {
 
     var catalogOpener: @Sendable () -> CatalogStore {
         let path = folder.appending(Array("catalog.sqlite".utf8))
-        return { try! CatalogStore(path: path, rootName: Array("Pictures".utf8)) }
+        let source = (try? source.resolved()) ?? source
+        return { try! CatalogStore(path: path, source: source) }
     }
 
     func scanned(_ fs: AssetFileSystem) -> AssetFileSystem {

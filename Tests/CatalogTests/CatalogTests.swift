@@ -15,12 +15,12 @@ final class ScratchCatalog {
     init(rootName: String = "Pictures") throws {
         var template = Array("/tmp/assetfs-catalog-XXXXXX".utf8CString)
         folder = FilePath(String(cString: mkdtemp(&template)!))
-        store = try CatalogStore(path: folder.appending(Array("catalog.sqlite".utf8)), rootName: Array(rootName.utf8))
+        store = try CatalogStore(path: folder.appending(Array("catalog.sqlite".utf8)), source: FilePath("/photos/\(rootName)"))
     }
     deinit { _ = system("rm -rf '\(folder)'") }
 
     func reopen() throws {
-        store = try CatalogStore(path: store.path, rootName: store.rootName)
+        store = try CatalogStore(path: store.path, source: FilePath(bytes: Array("/photos/".utf8) + store.rootName))
     }
 
     /// Applies folder `path` holding `files` (each a photo) and `subfolders`.
@@ -180,5 +180,15 @@ final class ScratchCatalog {
             #expect(catalog.store.parent(of: view) == .view(.thumbnail))
         }
         #expect(catalog.store.parent(of: try #require(catalog.node("groups/Garden/e/original.jpg"))) == nil)
+    }
+
+    /// A catalog opened for another SOURCE (one `-o cache=` for two) starts afresh, never shows the other tree.
+    @Test func aCatalogOfAnotherSourceStartsAfresh() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["x.jpg"])
+        let other = try CatalogStore(path: catalog.store.path, source: FilePath("/elsewhere/Other"))
+        #expect(other.entries(of: .groups, after: 0, limit: 10)?.isEmpty == true)
+        #expect(!other.isComplete)
+        #expect(other.rootName == Array("Other".utf8))
     }
 }
