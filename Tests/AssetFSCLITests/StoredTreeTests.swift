@@ -5,7 +5,7 @@ import Testing
 extension Mounted {
     /// The tree is kept in a catalog beside the cache: a change costs what it touches, a remount
     /// serves what is stored, and a SOURCE that is away still shows what was cached.
-    @Suite struct StoredCatalogTests {
+    @Suite struct StoredTreeTests {
         static let library = Library(sourceName: "Photos", albums: (1...6).map { n in
             Library.Album(name: Array("Album\(n)".utf8), assets: [
                 Library.Asset(name: Array("p\(n)".utf8), source: Array("Album\(n)/p\(n).jpg".utf8), sample: "cameras/Casio_EX-S1.jpg"),
