@@ -80,19 +80,27 @@ final class WorkerPool: @unchecked Sendable {
         }
     }
 
-    /// First in, first out, without shifting the array on every take.
+    /// First in, first out, without shifting the array on every take. A taken job's slot is
+    /// emptied at once: a job's closure (and what it captures) must not outlive its run.
     private struct Queue {
-        private var jobs: [Job] = []
+        private var jobs: [Job?] = []
         private var head = 0
         var isEmpty: Bool { head == jobs.count }
-        var waiting: ArraySlice<Job> { jobs[head...] }
+        var waiting: [Job] { jobs[head...].compactMap { $0 } }
 
         mutating func push(_ job: Job) { jobs.append(job) }
 
         mutating func pop() -> Job {
-            let job = jobs[head]
+            let job = jobs[head]!
+            jobs[head] = nil
             head += 1
-            if head > 1024 && head * 2 > jobs.count { jobs.removeFirst(head); head = 0 }
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head > 1024 && head * 2 > jobs.count {
+                jobs.removeFirst(head)
+                head = 0
+            }
             return job
         }
     }
