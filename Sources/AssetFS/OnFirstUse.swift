@@ -1,5 +1,5 @@
 import RenditionCache
-import Synchronization
+import Posix
 
 /// A value made on first use, once. A background mount first touches its SQLite files (the
 /// rendition cache, the catalog) after it has forked: a connection must never cross `fork()`
@@ -7,7 +7,7 @@ import Synchronization
 /// `assetfs warm`).
 public final class OnFirstUse<Value: Sendable>: Sendable {
     private let make: @Sendable () -> Value
-    private let made = Mutex<Value?>(nil)
+    private let made = Locked<Value?>(nil)
 
     public init(_ make: @escaping @Sendable () -> Value) { self.make = make }
 

@@ -4,7 +4,6 @@ import PhotoSource
 import Posix
 import RenditionCache
 import Renditions
-import Synchronization
 
 /// Why a rendition is not there.
 public enum RenditionFailure: Error, Sendable, Equatable {
@@ -38,7 +37,7 @@ public final class RenditionPipeline: Sendable {
     private let writes = WorkerPool(threads: 1, name: "assetfs-cache-writer")
     /// Called with a photo that is not what the catalog says (gone, replaced): time to read its folder again.
     private let onSourceChanged: @Sendable (FilePath) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private static let heldLimit = 32 << 20
     private static let knownSizesLimit = 1 << 18
 

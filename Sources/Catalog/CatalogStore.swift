@@ -14,12 +14,12 @@ public final class CatalogStore: Sendable {
     public let path: FilePath
     /// The name of the album of photos directly in SOURCE.
     public let rootName: [UInt8]
-    let reader: Mutex<Database>
-    let writer: Mutex<Database>
+    let reader: Locked<Database>
+    let writer: Locked<Database>
     /// Rows read lately, by id: a walk of the mount (`find`, `ls -lR`, NFS) asks for the same few
     /// rows several times per entry. Valid while SQLite's `data_version` on the reader connection
     /// stays the same, i.e. until anyone (this process's writer, another process) commits.
-    private let recent = Mutex(RecentRows())
+    private let recent = Locked(RecentRows())
     /// Whether the writer connection is inside a `batch` transaction.
     let inBatch = Atomic<Bool>(false)
     private static let schemaVersion = 3
@@ -35,8 +35,8 @@ public final class CatalogStore: Sendable {
         rootName = last.isEmpty || last == [UInt8(ascii: "/")] ? Array("root".utf8) : last
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
         try Self.claim(database, for: source, path: path)
-        writer = Mutex(database)
-        reader = Mutex(try Database(path: path, busyTimeout: 1000))
+        writer = Locked(database)
+        reader = Locked(try Database(path: path, busyTimeout: 1000))
     }
 
     private static func claim(_ db: Database, for source: FilePath, path: FilePath) throws(DatabaseError) {

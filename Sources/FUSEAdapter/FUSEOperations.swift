@@ -8,7 +8,7 @@ import Synchronization
 /// `AssetFileSystem` and its result into one reply. Open files are kept here by handle.
 final class FUSEOperations: Sendable {
     let fileSystem: AssetFileSystem
-    private let openFiles = Mutex<[UInt64: OpenFile]>([:])
+    private let openFiles = Locked<[UInt64: OpenFile]>([:])
     private let nextHandle = Atomic<UInt64>(1)
     /// The kernel can do without OPEN/RELEASE (and OPENDIR/RELEASEDIR): files here need no
     /// per-open state, so each read then costs one round trip instead of three.

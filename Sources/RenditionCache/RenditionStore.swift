@@ -1,7 +1,6 @@
 import Glibc
 @_exported import SQLiteDatabase
 import Posix
-import Synchronization
 
 /// What the cache remembers about a rendition key, for good: the rendition's byte count, or why it
 /// could not be made. Eviction drops bytes, never outcomes, so sizes stay known (renditions are
@@ -29,8 +28,8 @@ public struct CacheKey: Hashable, Sendable {
 public final class RenditionStore: Sendable {
     public let path: FilePath
     public let capacity: Int64
-    private let reader: Mutex<Database>
-    private let writer: Mutex<Database>
+    private let reader: Locked<Database>
+    private let writer: Locked<Database>
     private static let schemaVersion = 2
     /// A read that cannot start at once (a checkpoint truncating the WAL) is a miss, not a stall.
     private static let readTimeout: Int32 = 200
@@ -49,8 +48,8 @@ public final class RenditionStore: Sendable {
         self.path = path
         self.capacity = capacity
         let database = try Database.openPrivate(path, what: "cache", Self.open)
-        writer = Mutex(database)
-        reader = Mutex(try Database(path: path, busyTimeout: Self.readTimeout))
+        writer = Locked(database)
+        reader = Locked(try Database(path: path, busyTimeout: Self.readTimeout))
     }
 
     private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
