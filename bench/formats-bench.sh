@@ -105,8 +105,8 @@ echo "time and RSS columns at the right: ours / vipsthumbnail (below 1 = ours fa
 # A mixed folder in the research library's proportions (JPEG 55 %, HEIC 39 %, PNG 6 %: 10, 7 and 1
 # of 18 photos; the HEICs alternate with and without a thumbnail item), each photo made into a
 # 256 px thumbnail and a 1920 px fullscreen, one process per rendition for both tools, one core.
-# This is the renderer's share of `assetfs warm` (which needs the scanner to list HEIC and PNG:
-# wired on another branch), measured the same way for both.
+# Measured as the renderer's share (one `assetfs render` a rendition) and as `assetfs warm --fullscreen`
+# over a folder of copies (scan, cache writes and all), both against the same vipsthumbnail work.
 MIXED=()
 for i in $(seq 10); do MIXED+=("${SOURCE[jpeg]}"); done
 for i in $(seq 7); do if [ $((i % 2)) -eq 1 ]; then MIXED+=("${SOURCE[heic]}"); else MIXED+=("${SOURCE[heic-thumb]}"); fi; done
@@ -124,6 +124,11 @@ mixed() {  # ours|vips
 }
 start=$(date +%s.%N); taskset -c 0 bash -c "$(declare -p MIXED SOURCE ASSETFS WORK SRGB); $(declare -f mixed); mixed ours"; ours=$(echo "$(date +%s.%N) - $start" | bc)
 start=$(date +%s.%N); taskset -c 0 bash -c "$(declare -p MIXED SOURCE ASSETFS WORK SRGB); $(declare -f mixed); mixed vips"; vips=$(echo "$(date +%s.%N) - $start" | bc)
-awk -v n=${#MIXED[@]} -v o="$ours" -v v="$vips" 'BEGIN {
+rm -rf "$WORK/mixed" "$WORK"/warm.*
+mkdir -p "$WORK/mixed"
+for i in "${!MIXED[@]}"; do cp "${MIXED[i]}" "$WORK/mixed/$(printf '%02d' "$i").${MIXED[i]##*.}"; done
+start=$(date +%s.%N); taskset -c 0 "$ASSETFS" warm --fullscreen -o "cache=$WORK/warm.sqlite" "$WORK/mixed" >/dev/null 2>&1; warm=$(echo "$(date +%s.%N) - $start" | bc)
+awk -v n=${#MIXED[@]} -v o="$ours" -v v="$vips" -v w="$warm" 'BEGIN {
     printf "\nmixed folder, %d photos (10 JPEG, 7 HEIC, 1 PNG), thumbnail + fullscreen each, one core:\n", n
-    printf "  ours %.2f s = %.2f photos/s;  vipsthumbnail %.2f s = %.2f photos/s;  ours/vips time %.2f\n", o, n / o, v, n / v, o / v }'
+    printf "  ours %.2f s = %.2f photos/s;  vipsthumbnail %.2f s = %.2f photos/s;  ours/vips time %.2f\n", o, n / o, v, n / v, o / v
+    printf "  assetfs warm --fullscreen %.2f s = %.2f photos/s;  warm/vips time %.2f\n", w, n / w, w / v }'
