@@ -20,6 +20,10 @@ extension CatalogStore {
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
             UNIQUE(day, dated_name));
         CREATE INDEX properties_by_day ON properties(day, photo);
+        -- Where the search for a free " (N)" starts, per day and name: a day of thousands of
+        -- IMG_0001s (many cameras, many imports) must not try every N taken before.
+        CREATE TABLE dated_suffixes(day INTEGER NOT NULL, name BLOB NOT NULL, next INTEGER NOT NULL,
+            PRIMARY KEY(day, name)) WITHOUT ROWID;
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
         CREATE TRIGGER photo_added AFTER INSERT ON photos BEGIN INSERT OR IGNORE INTO undated VALUES (new.id); END;
         CREATE TRIGGER photo_changed AFTER UPDATE OF version ON photos BEGIN
@@ -144,15 +148,25 @@ extension CatalogStore {
     }
 
     private func uniqueDatedName(_ assetName: [UInt8], day: Int, photo: Int64, _ db: Database) throws(DatabaseError) -> [UInt8] {
-        var candidate = Naming.fitted(assetName), n = 1
-        while true {
+        func isFree(_ candidate: [UInt8]) throws(DatabaseError) -> Bool {
             var taken = false
             try db.query("SELECT 1 FROM properties WHERE day = ? AND dated_name = ? AND photo != ?",
                          [.integer(Int64(day)), .blob(candidate), .integer(photo)]) { _ in taken = true }
-            if !taken { return candidate }
-            n += 1
+            return !taken
+        }
+        let plain = Naming.fitted(assetName)
+        if try isFree(plain) { return plain }
+        var n: Int64 = 2
+        try db.query("SELECT next FROM dated_suffixes WHERE day = ? AND name = ?", [.integer(Int64(day)), .blob(plain)]) { n = $0.integer(0) }
+        while true {
             let suffix = Array(" (\(n))".utf8)
-            candidate = Naming.fitted(assetName, limit: Naming.maxNameBytes - suffix.count) + suffix
+            let candidate = Naming.fitted(assetName, limit: Naming.maxNameBytes - suffix.count) + suffix
+            if try isFree(candidate) {
+                try db.query("INSERT OR REPLACE INTO dated_suffixes(day, name, next) VALUES (?, ?, ?)",
+                             [.integer(Int64(day)), .blob(plain), .integer(n + 1)])
+                return candidate
+            }
+            n += 1
         }
     }
 

@@ -22,7 +22,7 @@ public final class CatalogStore: Sendable {
     private let recent = Locked(RecentRows())
     /// Whether the writer connection is inside a `batch` transaction.
     let inBatch = Atomic<Bool>(false)
-    private static let schemaVersion = 3
+    private static let schemaVersion = 4
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
@@ -49,7 +49,7 @@ public final class CatalogStore: Sendable {
         try db.execute("""
             BEGIN IMMEDIATE;
             DELETE FROM folders; DELETE FROM photos; DELETE FROM retired; DELETE FROM skipped; DELETE FROM meta;
-            DELETE FROM properties; DELETE FROM undated;
+            DELETE FROM properties; DELETE FROM undated; DELETE FROM dated_suffixes;
             """)
         do throws(DatabaseError) {
             try db.query("INSERT INTO meta(key, value) VALUES ('source', ?)", [.blob(source.bytes)])
@@ -70,7 +70,7 @@ public final class CatalogStore: Sendable {
         try db.execute("""
             BEGIN IMMEDIATE;
             DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
-            DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated;
+            DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes;
             CREATE TABLE folders(
                 id INTEGER PRIMARY KEY AUTOINCREMENT,
                 parent INTEGER,

@@ -63,6 +63,17 @@ extension ScratchCatalog {
         #expect(counts.exif == 3 && counts.modificationTime == 0)
     }
 
+    /// Thousands of IMG_0001s on one day (many cameras, many imports): each gets the next free
+    /// ` (N)` at once, not after trying every N taken before (which made dating a million photos crawl).
+    @Test func manyEqualNamesOnOneDayAreNumberedInTurn() throws {
+        let catalog = try ScratchCatalog()
+        for folder in 0..<300 { try catalog.apply(String(format: "F%03d", folder), ["IMG_0001.jpg"]) }
+        try catalog.date(["IMG_0001.jpg": 20240115])
+        let names = catalog.names(.day(20240115))
+        #expect(names.count == 300 && Set(names).count == 300)
+        #expect(names.first == "IMG_0001" && names.last == "IMG_0001 (300)")
+    }
+
     @Test func aChangedPhotoIsReadAgainAndMovesToItsNewDay() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["a.jpg", "b.jpg"])
