@@ -1,5 +1,5 @@
 /// Where the Swift tests find the test photos: `Tests/Fixtures/` in this repository (copies of the
-/// shared test data, see `Tests/Fixtures/PROVENANCE.md`). The one place the Swift tests name that
+/// upstream test-data set, see `Tests/Fixtures/PROVENANCE.md`). The one place the Swift tests name that
 /// folder; there is no fallback to a folder outside the repository.
 public enum Fixtures {
     /// The package root, from this file's path: Tests/TestFixtures/Fixtures.swift → ../..
