@@ -229,6 +229,11 @@ public final class AssetFileSystem: Sendable {
     // MARK: Reading
 
     public func open(_ inode: UInt64, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
+        open(inode, markingUse: true, completion: completion)
+    }
+
+    /// `markingUse`: a rendition opened counts as used for the cache's LRU order.
+    private func open(_ inode: UInt64, markingUse: Bool, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
         guard let node = catalog.node(forInode: inode) else { return completion(.failure(.notFound)) }
         if case .file(_, .original, _) = node.canonical {
             guard let photo = catalog.photo(for: node)?.photo else { return completion(.failure(.notFound)) }
@@ -237,7 +242,7 @@ public final class AssetFileSystem: Sendable {
         guard let target = renditionTarget(for: node) else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
         // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
         settle(target) { [pipeline] result in
-            if case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
+            if markingUse, case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
             completion(result.map { .rendition($0.request) }.mapError(Self.errno))
         }
     }
@@ -251,25 +256,17 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
-    /// A read with no open file behind it (the kernel skips OPEN when told it may): the node is
-    /// found by inode, an original is opened just for this read.
+    /// A read with no open file behind it (the kernel skips OPEN when told it may): opened just for
+    /// this read (a rendition read from its start counts as used).
     public func read(inode: UInt64, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
-        guard let node = catalog.node(forInode: inode) else { return completion(.failure(.notFound)) }
-        if case .file(_, .original, _) = node.canonical {
-            guard let photo = catalog.photo(for: node)?.photo else { return completion(.failure(.notFound)) }
-            return completion(openOriginal(photo).flatMap { file in
-                defer { file.close() }
-                return Result { () throws(Errno) in try file.read(upTo: size, at: offset) }.mapError { _ in .io }
-            })
-        }
-        guard let target = renditionTarget(for: node) else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
-        settle(target) { [self] result in
-            switch result {
-            case .success(let settled):
-                if offset == 0, let request = settled.request { pipeline.markUsed(request) }
-                readRendition(settled.request, size: size, offset: offset, completion: completion)
-            case .failure(let failure):
-                completion(.failure(Self.errno(failure)))
+        open(inode, markingUse: offset == 0) { [self] opened in
+            switch opened {
+            case .failure(let error): completion(.failure(error))
+            case .success(let file):
+                read(file, size: size, offset: offset) { [self] result in
+                    release(file)
+                    completion(result)
+                }
             }
         }
     }

@@ -276,21 +276,12 @@ public final class CatalogStore: Sendable {
     public var counts: Counts {
         read(Counts()) { db throws(DatabaseError) in
             var counts = Counts()
-            try db.query("SELECT count(*), total(photo_count), total(skipped) FROM folders WHERE photo_count > 0 OR skipped > 0") { row in
+            try db.query("SELECT total(photo_count > 0), total(photo_count), total(skipped) FROM folders") { row in
+                counts.albums = Int(row.integer(0))
                 counts.photos = Int(row.integer(1))
                 counts.skipped = Int(row.integer(2))
             }
-            try db.query("SELECT count(*) FROM folders WHERE photo_count > 0") { counts.albums = Int($0.integer(0)) }
             return counts
-        }
-    }
-
-    /// Every folder known, for a verification walk: (relative path, permissions inherited).
-    public func folderCount() -> Int {
-        read(0) { db throws(DatabaseError) in
-            var count = 0
-            try db.query("SELECT count(*) FROM folders") { count = Int($0.integer(0)) }
-            return count
         }
     }
 

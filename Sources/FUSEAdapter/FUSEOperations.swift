@@ -118,10 +118,14 @@ final class FUSEOperations: Sendable {
             let request = Request(raw: req!)
             // Kernel offsets 1 and 2 are "." and ".."; entries carry their cookie + 2. One page is
             // one query for about as many entries as fit: a big folder is never listed whole.
-            // Every d_ino is the st_ino a lookup of the name gives (NFS finds a handle's name by it).
-            let parent = (try? request.adapter.fileSystem.parent(of: UInt64(ino)).get()) ?? UInt64(ino)
-            let dots = [ListingEntry(name: [0x2E], inode: UInt64(ino), isDirectory: true, cookie: -1),
-                        ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0)].filter { $0.cookie + 2 > offset }
+            // Every d_ino is the st_ino a lookup of the name gives (NFS finds a handle's name by it);
+            // ".."'s is asked for only on the page that holds it.
+            var dots: [ListingEntry] = []
+            if offset < 1 { dots.append(ListingEntry(name: [0x2E], inode: UInt64(ino), isDirectory: true, cookie: -1)) }
+            if offset < 2 {
+                let parent = (try? request.adapter.fileSystem.parent(of: UInt64(ino)).get()) ?? UInt64(ino)
+                dots.append(ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0))
+            }
             switch request.adapter.fileSystem.list(UInt64(ino), after: max(0, Int64(offset) - 2), limit: size / 32 + 1) {
             case .failure(let error): request.reply(error: error)
             case .success(let entries): request.reply(bytes: FUSEOperations.directoryBuffer(req!, dots + entries, size: size))

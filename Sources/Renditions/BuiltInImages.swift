@@ -52,21 +52,19 @@ extension Renderer {
     /// of output bytes (code, libjpeg-turbo, flags) can never meet sizes or bytes stored before it,
     /// without anyone remembering to bump a version.
     public static let fingerprint: String = {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        func mix(_ bytes: [UInt8]) { for byte in bytes { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 } }
         // The decoders' versions: their output can change without the JPEG sample's changing.
-        mix(Array(Renderer.decoderVersions.utf8))
+        var hashed = Array(Renderer.decoderVersions.utf8)
         do {
             let file = try FileDescriptor.memoryFile(holding: try BuiltInImages.fingerprintSample())
             defer { file.close() }
             for side in [24, 100] {
-                mix(try Renderer().render(file, spec: RenditionSpec(longestSide: side), name: "fingerprint sample").jpeg)
+                hashed += try Renderer().render(file, spec: RenditionSpec(longestSide: side), name: "fingerprint sample").jpeg
             }
         } catch {
             Log.warning("cannot fingerprint the renderer (\(error)); renditions will not be shared with other builds")
-            mix(Array("unfingerprinted \(getpid())".utf8))
+            hashed += Array("unfingerprinted \(getpid())".utf8)
         }
-        return String(hash, radix: 16)
+        return String(FNV1a.hash(hashed), radix: 16)
     }()
 }
 
