@@ -9,4 +9,9 @@ static inline int csqlite_bind_blob(sqlite3_stmt *s, int i, const void *p, int n
 static inline int csqlite_bind_text(sqlite3_stmt *s, int i, const char *p) {
     return sqlite3_bind_text(s, i, p, -1, SQLITE_TRANSIENT);
 }
+/* sqlite3_config is variadic. Memory statistics take a global mutex on every allocation; nothing
+   here reads them. Only has effect before SQLite initializes (the first open). */
+static inline int csqlite_disable_memory_statistics(void) {
+    return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
 #endif

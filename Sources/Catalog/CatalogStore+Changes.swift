@@ -203,6 +203,7 @@ extension CatalogStore {
             try db.query("""
                 INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(album), .blob(photo.fileName), .blob(name)] + Self.identityValues(photo) + [.text(photo.format.rawValue)])
+            try db.query("INSERT OR IGNORE INTO undated VALUES (?)", [.integer(db.lastInsertedRow)])
             invalidations += [.entry(parent: Node.album(album).inode, name: name)]
                 + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: name + Self.jpeg) }
         }

@@ -8,7 +8,9 @@ import SQLiteDatabase
 ///
 /// Rows follow the photo's version: triggers drop a photo's properties when a folder's apply
 /// gives it a new version (or removes it) and queue it in `undated` to be read again, so the
-/// synchronizer's code never has to know about them. `record` writes only for the version that
+/// synchronizer's code never has to know about them. A new photo is queued by the insert itself
+/// (`applyPhotos`), not by a trigger: a trigger makes every insert of a scan a statement with a
+/// journal of its own, which was a quarter of a first scan's writing. `record` writes only for the version that
 /// was read, so a read that raced with a change is dropped, never stored against the new version.
 extension CatalogStore {
     static let propertiesSchema = """
@@ -25,7 +27,6 @@ extension CatalogStore {
         CREATE TABLE dated_suffixes(day INTEGER NOT NULL, name BLOB NOT NULL, next INTEGER NOT NULL,
             PRIMARY KEY(day, name)) WITHOUT ROWID;
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
-        CREATE TRIGGER photo_added AFTER INSERT ON photos BEGIN INSERT OR IGNORE INTO undated VALUES (new.id); END;
         CREATE TRIGGER photo_changed AFTER UPDATE OF version ON photos BEGIN
             DELETE FROM properties WHERE photo = new.id; INSERT OR IGNORE INTO undated VALUES (new.id); END;
         CREATE TRIGGER photo_removed AFTER DELETE ON photos BEGIN

@@ -22,7 +22,7 @@ public final class CatalogStore: Sendable {
     private let recent = Locked(RecentRows())
     /// Whether the writer connection is inside a `batch` transaction.
     let inBatch = Atomic<Bool>(false)
-    private static let schemaVersion = 4
+    private static let schemaVersion = 5
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
@@ -62,7 +62,10 @@ public final class CatalogStore: Sendable {
 
     private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
         let db = try Database(path: path)
-        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        // A scan applies each folder under a savepoint inside a batch: its sub-journal stays in
+        // memory (on disk it was a million 4 KiB writes to /var/tmp per 100,000 photos), and a
+        // batch's pages stay in the cache instead of spilling to the WAL again and again.
+        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;")
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }

@@ -29,6 +29,7 @@ public final class Database: @unchecked Sendable {
 
     /// `busyTimeout`: how long a statement waits for another connection's lock before failing.
     public init(path: FilePath, busyTimeout milliseconds: Int32 = 30_000) throws(DatabaseError) {
+        _ = Self.configured
         var handle: OpaquePointer?
         let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
         let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }
@@ -43,6 +44,9 @@ public final class Database: @unchecked Sendable {
         // milliseconds of sleeping have accumulated": a mount and `assetfs warm` share the file.
         sqlite3_busy_timeout(handle, milliseconds)
     }
+
+    /// Process-wide settings, made once before the first connection opens.
+    private static let configured: Bool = csqlite_disable_memory_statistics() == SQLITE_OK
 
     deinit {
         for statement in statements.values { sqlite3_finalize(statement) }
