@@ -24,20 +24,25 @@ struct CatalogSynchronizer: Sendable {
 
     /// Walks from folder `start`: into every subfolder (`everything`), or only into new ones.
     /// Throws when `start` is the root and cannot be read (SOURCE is away). A whole walk reads
-    /// folders on this thread while another applies them, in the same order (a parent before its
-    /// children): reading and writing overlap on two cores.
+    /// folders ahead on `FolderPrefetcher`'s threads while another thread applies them, in the
+    /// walk's own order (a parent before its children): reading and writing overlap on every core.
     func walk(from start: FilePath, everything: Bool, progress: (Int) -> Void = { _ in }) throws(Failure) {
         let writer = everything ? OrderedWriter(batch: catalog.batch) : nil
         defer { writer?.finish() }
+        let read: FolderPrefetcher.Read = { [reader, catalog, willRead] relative in
+            willRead(relative)
+            return Result { () throws(Errno) in try reader.read(relative, known: catalog.knownIdentities(in: relative)) }
+        }
+        let prefetcher = everything ? FolderPrefetcher(threads: Self.readers, limit: 4 * Self.readers, read: read) : nil
+        defer { prefetcher?.finish() }
         var stack = [(start, inheritedPermissions(of: start))]
         var visited: Set<[UInt64]> = []
         var folders = 0
         while let (relative, inherited) = stack.popLast(), shouldContinue() {
-            willRead(relative)
             let listing: FolderListing
-            do {
-                listing = try reader.read(relative, known: catalog.knownIdentities(in: relative))
-            } catch {
+            switch prefetcher?.take(relative) ?? read(relative) {
+            case .success(let read): listing = read
+            case .failure(let error):
                 if relative.isEmpty { throw .sourceUnavailable(error) }
                 if error == .notFound || error == .notDirectory {
                     write(on: writer) { () throws(DatabaseError) in try catalog.removeFolder(relative) }
@@ -51,6 +56,7 @@ struct CatalogSynchronizer: Sendable {
             if everything {
                 let permissions = inherited & listing.status.permissions & 0o555
                 stack += listing.subfolders.reversed().map { (relative.appending($0.name), permissions) }
+                prefetcher?.expect(stack.reversed().lazy.map(\.0))
                 write(on: writer) { () throws(DatabaseError) in
                     try catalog.apply(listing, at: relative, inheritedPermissions: inherited).invalidations
                 }
@@ -67,6 +73,10 @@ struct CatalogSynchronizer: Sendable {
             progress(folders)
         }
     }
+
+    /// Threads reading ahead in a whole walk: one per core (the writer shares them; the kernel's
+    /// work per file is most of a scan), at most 4.
+    private static let readers = max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
     /// Brings `folders` up to date (an event named them); a folder gone is removed with its subtree.
     func refresh(_ folders: Set<FilePath>) throws(Failure) {

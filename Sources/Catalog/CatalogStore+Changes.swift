@@ -97,7 +97,8 @@ extension CatalogStore {
         let ownership = Ownership(userID: status.userID, groupID: status.groupID, permissions: update.permissions,
                                   modificationNanoseconds: status.modificationNanoseconds)
         var folder: Folder! = try folderRow(relative, db)
-        if folder == nil {
+        let firstSeen = folder == nil
+        if firstSeen {
             let parent = relative.isEmpty ? nil : try folderRow(relative.parent, db)?.id
             try db.query("INSERT INTO folders(parent, relpath, uid, gid, permissions, mtime, skipped) VALUES (?, ?, ?, ?, ?, ?, ?)",
                          [parent.map(Database.Value.integer) ?? .null, .blob(relative.bytes), .integer(Int64(ownership.userID)),
@@ -114,7 +115,7 @@ extension CatalogStore {
         }
         try recordSkipped(listing.skipped, folder: folder.id, db)
         let wasAlbum = folder.photoCount > 0 && folder.albumName != nil
-        let photosChanged = try applyPhotos(listing.photos, folder: folder, db, into: &update.invalidations)
+        let photosChanged = try applyPhotos(listing.photos, folder: folder, firstSeen: firstSeen, db, into: &update.invalidations)
         let count = listing.photos.count
         if count != folder.photoCount {
             try db.query("UPDATE folders SET photo_count = ? WHERE id = ?", [.integer(Int64(count)), .integer(folder.id)])
@@ -150,12 +151,17 @@ extension CatalogStore {
         return result
     }
 
-    /// Returns whether any photo came, went or changed.
-    private func applyPhotos(_ photos: [Photo], folder: Folder, _ db: Database, into invalidations: inout [Invalidation]) throws(DatabaseError) -> Bool {
+    /// Returns whether any photo came, went or changed. The photos of a folder `firstSeen` in this
+    /// apply need no invalidations of their own: the kernel has never seen a name in it (a first
+    /// scan is all such folders, and spent a tenth of its writing on building them).
+    private func applyPhotos(_ photos: [Photo], folder: Folder, firstSeen: Bool, _ db: Database,
+                             into invalidations: inout [Invalidation]) throws(DatabaseError) -> Bool {
         var stored: [PhotoRow] = []
-        try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? ORDER BY p.id",
-                     [.integer(folder.id)]) { stored.append(Self.photo($0)) }
-        let fresh = Dictionary(photos.map { ($0.fileName, $0) }, uniquingKeysWith: { first, _ in first })
+        if !firstSeen {
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? ORDER BY p.id",
+                         [.integer(folder.id)]) { stored.append(Self.photo($0)) }
+        }
+        let fresh = stored.isEmpty ? [:] : Dictionary(photos.map { ($0.fileName, $0) }, uniquingKeysWith: { first, _ in first })
         let album = folder.id
         var changed = false
         var kept: [PhotoRow] = []
@@ -204,6 +210,7 @@ extension CatalogStore {
                 INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(album), .blob(photo.fileName), .blob(name)] + Self.identityValues(photo) + [.text(photo.format.rawValue)])
             try db.query("INSERT OR IGNORE INTO undated VALUES (?)", [.integer(db.lastInsertedRow)])
+            guard !firstSeen else { continue }
             invalidations += [.entry(parent: Node.album(album).inode, name: name)]
                 + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: name + Self.jpeg) }
         }
