@@ -54,10 +54,11 @@ extension CatalogStore {
     private func change<R>(_ body: (Database) throws(DatabaseError) -> R) throws(DatabaseError) -> R {
         let nested = inBatch.load(ordering: .relaxed)
         return try writer.withLock { db throws(DatabaseError) in
-            try db.execute(nested ? "SAVEPOINT folder" : "BEGIN IMMEDIATE")
+            // Prepared once (`query`), not parsed for every folder (`execute`).
+            try db.query(nested ? "SAVEPOINT folder" : "BEGIN IMMEDIATE")
             do throws(DatabaseError) {
                 let result = try body(db)
-                try db.execute(nested ? "RELEASE folder" : "COMMIT")
+                try db.query(nested ? "RELEASE folder" : "COMMIT")
                 return result
             } catch {
                 try? db.execute(nested ? "ROLLBACK TO folder" : "ROLLBACK")
@@ -199,7 +200,7 @@ extension CatalogStore {
             }
         }
         let known = Set(stored.map(\.photo.fileName))
-        let added = photos.filter { !known.contains($0.fileName) }
+        let added = known.isEmpty ? photos : photos.filter { !known.contains($0.fileName) }
         guard !added.isEmpty else { return changed }
         // New photos get names that clash with no name already shown; shown names never change.
         let allFileNames = kept.map(\.photo.fileName) + added.map(\.fileName)

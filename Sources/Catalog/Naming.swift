@@ -31,12 +31,12 @@ enum Naming {
     /// Asset folder names for the files of one album: the stem, unless it equals another file's
     /// stem or full name, or `thumbnail.jpg`; then the full file name. Independent of order.
     static func assetNames(fileNames: [[UInt8]]) -> [[UInt8]] {
-        var stemCounts: [[UInt8]: Int] = [:]
-        for name in fileNames { stemCounts[stem(name), default: 0] += 1 }
-        let fullNames = Set(fileNames)
-        return fileNames.map { name in
-            let candidate = stem(name)
-            let clashes = stemCounts[candidate, default: 0] > 1 || (candidate != name && fullNames.contains(candidate)) || candidate == poster
+        let stems = fileNames.map(stem)
+        var stemCounts: [Key: Int] = [:]
+        for name in stems { stemCounts[Key(name), default: 0] += 1 }
+        let fullNames = Set(fileNames.map(Key.init))
+        return zip(fileNames, stems).map { name, candidate in
+            let clashes = stemCounts[Key(candidate), default: 0] > 1 || (candidate != name && fullNames.contains(Key(candidate))) || candidate == poster
             return clashes ? name : candidate
         }
     }
@@ -46,18 +46,26 @@ enum Naming {
     /// and never `reserved`. A suffixed name is cut shorter to leave room for its suffix.
     static func deduplicated(_ names: [[UInt8]], reserved: Set<[UInt8]> = []) -> [[UInt8]] {
         let fittedNames = names.map { fitted($0) }
-        let wanted = Set(fittedNames)
-        var taken = reserved
+        let wanted = Set(fittedNames.map(Key.init))
+        var taken = Set(reserved.map(Key.init))
         return zip(names, fittedNames).map { name, fittedName in
-            if taken.insert(fittedName).inserted { return fittedName }
-            func numbered(_ n: Int) -> [UInt8] {
+            if taken.insert(Key(fittedName)).inserted { return fittedName }
+            func numbered(_ n: Int) -> Key {
                 let suffix = Array(" (\(n))".utf8)
-                return fitted(name, limit: maxNameBytes - suffix.count) + suffix
+                return Key(fitted(name, limit: maxNameBytes - suffix.count) + suffix)
             }
             var n = 2
             while taken.contains(numbered(n)) || wanted.contains(numbered(n)) { n += 1 }
             taken.insert(numbered(n))
-            return numbered(n)
+            return numbered(n).bytes
         }
+    }
+
+    /// A name as a set or dictionary key, hashed as one run of bytes: `[UInt8]`'s own hashing
+    /// feeds the hasher a byte at a time, which was a sixth of a first scan's catalog writing.
+    struct Key: Hashable {
+        let bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
     }
 }
