@@ -1,4 +1,5 @@
 import Glibc
+import PhotoSource
 import Posix
 
 /// What a photo says about itself: when it was taken, its upright size, its type, the camera and
@@ -32,26 +33,50 @@ public struct PhotoProperties: Sendable, Equatable {
         PhotoProperties(date: .modificationTime(modificationNanoseconds), mediaType: mediaType)
     }
 
-    /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`,
-    /// and whose content is of type `mediaType`). EXIF and the pixel size are read from JPEGs.
-    public static func read(from file: FileDescriptor, modificationNanoseconds: Int64, mediaType: String? = "image/jpeg") -> PhotoProperties {
-        var bytes = FilePrefix(file)
-        var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: mediaType)
-        guard bytes.slice(0, 3).map({ Array($0) == [0xFF, 0xD8, 0xFF] }) == true else { return result }
-        let segments = JPEGSegments.scan(&bytes)
+    /// Raised when a change of the readers gives some file other properties than before: a
+    /// catalog whose properties were read by another version reads them all again (version 1 read
+    /// EXIF and sizes of JPEGs only).
+    public static let readerVersion = 2
+
+    /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
+    /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by
+    /// libexif, and the stored size, turned upright by the EXIF orientation unless the format
+    /// has turned it already.
+    public static func read(from file: FileDescriptor, modificationNanoseconds: Int64, format: SourceFormat?) -> PhotoProperties {
+        var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: format?.mimeType)
+        guard let format else { return result }
+        let embedded = EmbeddedMetadata.read(file, format)
         var orientation = 1
-        if let block = segments.exif, let exif = EXIFMetadata(block) {
+        if let block = embedded.exif, let exif = EXIFMetadata(block) {
             orientation = exif.orientation
             if let date = exif.date { result.date = date }
             result.camera = exif.camera
             result.location = exif.location
         }
-        if let size = segments.frameSize {
-            let turned = (5...8).contains(orientation)
+        if let size = embedded.size, size.width > 0, size.height > 0 {
+            let turned = !embedded.isUpright && (5...8).contains(orientation)
             result.width = turned ? size.height : size.width
             result.height = turned ? size.width : size.height
         }
         return result
+    }
+}
+
+extension EmbeddedMetadata {
+    static func read(_ file: FileDescriptor, _ format: SourceFormat) -> EmbeddedMetadata {
+        switch format {
+        case .jpeg: return jpeg(file)
+        case .heif, .avif: return heif(file)
+        case .png: return png(file)
+        case .webp: return webp(file)
+        case .gif: return gif(file)
+        case .tiff: return tiff(file)
+        case .raw:
+            guard let head = try? file.read(upTo: 16, at: 0), head.count == 16 else { return EmbeddedMetadata() }
+            if head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) { return raf(file) }
+            if Array(head[4..<8]) == Array("ftyp".utf8) { return cr3(file) }
+            return tiff(file)
+        }
     }
 }
 

@@ -1,0 +1,60 @@
+import Posix
+import Renditions
+
+/// What a photo's own format says of it, before it is made properties: its EXIF block and its
+/// stored pixel size. Each format's reader reads only the few places these are kept.
+struct EmbeddedMetadata {
+    /// An EXIF block from "Exif\0\0" on, as libexif reads it.
+    var exif: [UInt8]?
+    var size: PixelSize?
+    /// Whether `size` is already upright: a HEIF's irot/imir are applied by libheif, and its
+    /// EXIF Orientation (written to match, or stale) must not be applied again.
+    var isUpright = false
+
+    init(exif: [UInt8]? = nil, size: PixelSize? = nil, isUpright: Bool = false) {
+        (self.exif, self.size, self.isUpright) = (exif, size, isUpright)
+    }
+
+    init(_ entries: CompactEXIF, size: PixelSize?) {
+        self.init(exif: entries.isEmpty ? nil : entries.block, size: size)
+    }
+
+    /// JPEG: the APP1 "Exif" segment and the frame header.
+    static func jpeg(_ file: FileDescriptor) -> EmbeddedMetadata {
+        var bytes = FilePrefix(file)
+        guard bytes.slice(0, 3).map({ Array($0) == [0xFF, 0xD8, 0xFF] }) == true else { return EmbeddedMetadata() }
+        let segments = JPEGSegments.scan(&bytes)
+        return EmbeddedMetadata(exif: segments.exif, size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
+    }
+
+    /// HEIC and AVIF, through libheif: the Exif item, which begins with the 4-byte big-endian
+    /// offset of its TIFF header from the end of those 4 bytes.
+    static func heif(_ file: FileDescriptor) -> EmbeddedMetadata {
+        guard let heif = HEIFMetadata(file: file) else { return EmbeddedMetadata() }
+        var entries = CompactEXIF()
+        if let item = heif.exifItem, item.count > 4 {
+            let offset = item[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            if let tiff = TIFFStructure(exif: item, skipping: 4 + offset) ?? TIFFStructure(exif: item, skipping: 4) {
+                entries.addIFD0(of: tiff)
+            }
+        }
+        var result = EmbeddedMetadata(entries, size: heif.size)
+        result.isUpright = true
+        return result
+    }
+
+    /// PNG: IHDR's size and the eXIf chunk (before or after the image data).
+    static func png(_ file: FileDescriptor) -> EmbeddedMetadata {
+        guard let head = try? file.read(upTo: 24, at: 0), head.count == 24, Array(head[12..<16]) == Array("IHDR".utf8) else { return EmbeddedMetadata() }
+        let be32 = { (at: Int) in head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        var entries = CompactEXIF()
+        if let block = PNGChunks.exif(of: file), let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
+        return EmbeddedMetadata(entries, size: PixelSize(width: be32(16), height: be32(20)))
+    }
+
+    /// GIF: the logical screen's size (GIF has no EXIF).
+    static func gif(_ file: FileDescriptor) -> EmbeddedMetadata {
+        guard let head = try? file.read(upTo: 10, at: 0), head.count == 10 else { return EmbeddedMetadata() }
+        return EmbeddedMetadata(size: PixelSize(width: Int(head[6]) | Int(head[7]) << 8, height: Int(head[8]) | Int(head[9]) << 8))
+    }
+}
