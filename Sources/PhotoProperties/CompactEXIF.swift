@@ -1,3 +1,5 @@
+import Renditions
+
 /// The EXIF entries properties are made of, gathered from TIFF structures wherever they lie (a
 /// TIFF's or RAW's IFDs anywhere in a file of any size, a CR3's three boxes, a HEIF's Exif item)
 /// and written out as one small EXIF block. libexif stays the one EXIF parser, although it reads
@@ -89,4 +91,16 @@ struct CompactEXIF {
     }
 
     private static func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+}
+
+extension TIFFStructure {
+    /// A TIFF structure that begins `skipping` bytes into `block` (an EXIF block may begin with
+    /// JPEG's "Exif\0\0", which is skipped too).
+    init?(exif block: [UInt8], skipping: Int = 0) {
+        guard skipping >= 0, skipping < block.count else { return nil }
+        var bytes = Array(block[skipping...])
+        if bytes.starts(with: JPEGSegments.exifHeader) { bytes.removeFirst(JPEGSegments.exifHeader.count) }
+        self.init(.bytes(bytes))
+    }
+
 }

@@ -2,27 +2,28 @@ import Posix
 
 /// A TIFF structure read entry by entry where it lies: a TIFF or TIFF-based RAW file (its IFDs may
 /// be anywhere in it: an Epson scan's IFD0 follows 800 KB of pixels), or an EXIF block in memory.
-/// Only the IFDs asked for are read, each bounded; offsets past the end simply read nothing.
-struct TIFFStructure {
-    enum Storage {
+/// Only the IFDs asked for are read, each bounded; offsets past the end simply read nothing. The
+/// walk for RAW previews and the photo properties' EXIF reading share it.
+public struct TIFFStructure {
+    public enum Storage {
         /// A file, the structure's offset 0 at `base` (a RAW's embedded JPEG, or 0).
         case file(FileDescriptor, base: Int64)
         case bytes([UInt8])
     }
 
-    struct Entry {
-        var tag: Int
-        var type: Int
-        var count: Int
+    public struct Entry {
+        public var tag: Int
+        public var type: Int
+        public var count: Int
         /// The value field: the value itself when it fits in 4 bytes, else its offset.
-        var field: [UInt8]
+        public var field: [UInt8]
     }
 
-    let storage: Storage
-    let littleEndian: Bool
+    public let storage: Storage
+    public let littleEndian: Bool
     /// 42, or a RAW dialect's own (0x55 in RW2).
-    let magic: Int
-    let firstIFD: Int64
+    public let magic: Int
+    public let firstIFD: Int64
 
     /// IFDs hold at most this many entries here (real ones a few hundred).
     static let maxEntries = 1000
@@ -31,7 +32,7 @@ struct TIFFStructure {
 
     /// Nil unless `storage` begins with a TIFF header: "II" or "MM", then a magic number (42, or
     /// the 0x55 of Panasonic's RW2 or "RO"/"RS" of Olympus's ORF) and IFD0's offset.
-    init?(_ storage: Storage) {
+    public init?(_ storage: Storage) {
         self.storage = storage
         guard let header = Self.read(storage, at: 0, count: 8) else { return nil }
         switch (header[0], header[1]) {
@@ -44,17 +45,8 @@ struct TIFFStructure {
         firstIFD = Int64(Self.integer(header[4..<8], littleEndian: littleEndian))
     }
 
-    /// A TIFF structure that begins `skipping` bytes into `block` (an EXIF block may begin with
-    /// JPEG's "Exif\0\0", which is skipped too).
-    init?(exif block: [UInt8], skipping: Int = 0) {
-        guard skipping >= 0, skipping < block.count else { return nil }
-        var bytes = Array(block[skipping...])
-        if bytes.starts(with: JPEGSegments.exifHeader) { bytes.removeFirst(JPEGSegments.exifHeader.count) }
-        self.init(.bytes(bytes))
-    }
-
     /// The entries of the IFD at `offset` and the offset of the next IFD (0 at the end).
-    func directory(at offset: Int64) -> (entries: [Entry], next: Int64)? {
+    public func directory(at offset: Int64) -> (entries: [Entry], next: Int64)? {
         guard offset >= 8, let countBytes = read(at: offset, count: 2) else { return nil }
         let count = min(Self.maxEntries, integer(countBytes[...]))
         guard let bytes = read(at: offset + 2, count: count * 12 + 4) ?? read(at: offset + 2, count: count * 12) else { return nil }
@@ -69,7 +61,7 @@ struct TIFFStructure {
 
     /// The bytes of an entry's value (in this structure's byte order), if its type is known and
     /// it is not too long.
-    func value(of entry: Entry) -> [UInt8]? {
+    public func value(of entry: Entry) -> [UInt8]? {
         guard let unit = Self.unitBytes[entry.type], entry.count >= 0, entry.count <= Self.maxValueBytes / max(1, unit) else { return nil }
         let length = unit * entry.count
         if length <= 4 { return Array(entry.field[0..<length]) }
@@ -77,7 +69,7 @@ struct TIFFStructure {
     }
 
     /// The first number of a SHORT or LONG entry.
-    func number(of entry: Entry) -> Int? {
+    public func number(of entry: Entry) -> Int? {
         switch entry.type {
         case 3: return integer(entry.field[0..<2])
         case 4, 13: return integer(entry.field[0..<4])
@@ -90,13 +82,13 @@ struct TIFFStructure {
     static let unitBytes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
 
     /// The offsets of the IFDs an entry points to (a SubIFDs list), at most 16.
-    func offsets(in entry: Entry) -> [Int64] {
+    public func offsets(in entry: Entry) -> [Int64] {
         guard entry.type == 4 || entry.type == 13, entry.count <= 16, let value = value(of: entry) else { return [] }
         return stride(from: 0, to: value.count, by: 4).map { Int64(integer(value[$0..<$0 + 4])) }
     }
 
     /// An unsigned integer of 2 or 4 bytes in this structure's byte order.
-    func integer(_ bytes: ArraySlice<UInt8>) -> Int { Self.integer(bytes, littleEndian: littleEndian) }
+    public func integer(_ bytes: ArraySlice<UInt8>) -> Int { Self.integer(bytes, littleEndian: littleEndian) }
 
     static func integer(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) -> Int {
         let ordered = littleEndian ? Array(bytes.reversed()) : Array(bytes)
