@@ -21,9 +21,7 @@ struct EmbeddedMetadata {
 
     /// JPEG: the APP1 "Exif" segment and the frame header.
     static func jpeg(_ file: FileDescriptor) -> EmbeddedMetadata {
-        var bytes = FilePrefix(file)
-        guard bytes.slice(0, 3).map({ Array($0) == [0xFF, 0xD8, 0xFF] }) == true else { return EmbeddedMetadata() }
-        let segments = JPEGSegments.scan(&bytes)
+        guard let segments = JPEGSegments.read(file) else { return EmbeddedMetadata() }
         return EmbeddedMetadata(exif: segments.exif, size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
     }
 

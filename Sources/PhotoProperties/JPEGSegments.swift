@@ -45,7 +45,15 @@ struct JPEGSegments {
 
     static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
 
-    static func scan(_ file: inout FilePrefix) -> JPEGSegments {
+    /// The segments of the JPEG at `base` in `file` (0, or a RAW's embedded one), or nil when
+    /// no JPEG starts there.
+    static func read(_ file: FileDescriptor, at base: Int64 = 0) -> JPEGSegments? {
+        var bytes = FilePrefix(file, base: base)
+        guard bytes.slice(0, 3).map({ Array($0) == [0xFF, 0xD8, 0xFF] }) == true else { return nil }
+        return scan(&bytes)
+    }
+
+    private static func scan(_ file: inout FilePrefix) -> JPEGSegments {
         var result = JPEGSegments()
         var position = 2, stray = 0, segments = 0
         while segments < 4096, let marker = file.byte(position) {

@@ -3,7 +3,7 @@ import PhotoSource
 import Posix
 
 /// What a photo says about itself: when it was taken, its upright size, its type, the camera and
-/// the place. Read from the file's first segments (never its image data) by `read(from:…)`; a
+/// the place. Read from the few places each format keeps them (never its image data) by `read(from:…)`; a
 /// file whose metadata cannot be read still gets everything that can be known (the date falls
 /// back to the file's mtime), and reading never fails.
 public struct PhotoProperties: Sendable, Equatable {

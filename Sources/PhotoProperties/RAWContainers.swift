@@ -21,8 +21,7 @@ extension EmbeddedMetadata {
         guard let header = try? file.read(upTo: 100, at: 0), header.count == 100 else { return EmbeddedMetadata() }
         let be = { (bytes: [UInt8], at: Int, count: Int) in bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
         var entries = CompactEXIF()
-        var prefix = FilePrefix(file, base: Int64(be(header, 84, 4)))
-        if let block = JPEGSegments.scan(&prefix).exif, let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
+        if let block = JPEGSegments.read(file, at: Int64(be(header, 84, 4)))?.exif, let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
 
         var size: PixelSize?
         let directoryLength = min(be(header, 96, 4), 65536)

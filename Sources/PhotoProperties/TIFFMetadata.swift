@@ -12,8 +12,7 @@ extension EmbeddedMetadata {
         // RW2 keeps Make, Model and Orientation in IFD0, the date in its embedded JPEG's EXIF.
         let ifd0 = tiff.directory(at: tiff.firstIFD)?.entries ?? []
         if let jpeg = ifd0.first(where: { $0.tag == Self.jpgFromRaw && $0.type == 7 }).flatMap(tiff.number(of:)) {
-            var prefix = FilePrefix(file, base: Int64(jpeg))
-            if let block = JPEGSegments.scan(&prefix).exif, let embedded = TIFFStructure(exif: block) { entries.addIFD0(of: embedded) }
+            if let block = JPEGSegments.read(file, at: Int64(jpeg))?.exif, let embedded = TIFFStructure(exif: block) { entries.addIFD0(of: embedded) }
         }
         return EmbeddedMetadata(entries, size: sensorArea(ifd0, of: tiff))
     }
