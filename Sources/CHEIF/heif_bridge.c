@@ -15,8 +15,6 @@ struct aheif_decoder {
     struct heif_image *image;
     uint8_t *icc;
     size_t icc_length;
-    uint8_t *exif;
-    size_t exif_length;
     char message[256];
     int read_errno; /* a failed pread: the file, not its content, is at fault */
     struct aheif_rows *rows;
@@ -74,7 +72,6 @@ void aheif_decoder_free(aheif_decoder *d) {
     if (d->primary) heif_image_handle_release(d->primary);
     if (d->context) heif_context_free(d->context);
     free(d->icc);
-    free(d->exif);
     free(d->rows);
     free(d);
 }
@@ -149,30 +146,6 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
 int aheif_icc(aheif_decoder *d, const uint8_t **data, size_t *length) {
     *data = d->icc_length ? d->icc : NULL;
     *length = d->icc_length;
-    return 0;
-}
-
-int aheif_exif(aheif_decoder *d, size_t max_bytes, const uint8_t **data, size_t *length) {
-    *data = NULL;
-    *length = 0;
-    if (!d->primary) return -1;
-    if (!d->exif) {
-        heif_item_id id;
-        if (heif_image_handle_get_list_of_metadata_block_IDs(d->primary, "Exif", &id, 1) < 1) return -1;
-        size_t size = heif_image_handle_get_metadata_size(d->primary, id);
-        if (size == 0 || size > max_bytes) return -1;
-        d->exif = malloc(size);
-        if (!d->exif) return -1;
-        struct heif_error e = heif_image_handle_get_metadata(d->primary, id, d->exif);
-        if (e.code != heif_error_Ok) {
-            free(d->exif);
-            d->exif = NULL;
-            return fail(d, "cannot read the Exif item", e);
-        }
-        d->exif_length = size;
-    }
-    *data = d->exif;
-    *length = d->exif_length;
     return 0;
 }
 

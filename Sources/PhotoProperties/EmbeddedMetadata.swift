@@ -25,10 +25,11 @@ struct EmbeddedMetadata {
         return EmbeddedMetadata(exif: segments.exif, size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
     }
 
-    /// HEIC and AVIF, through libheif: the Exif item, which begins with the 4-byte big-endian
-    /// offset of its TIFF header from the end of those 4 bytes.
+    /// HEIC and AVIF: the primary item's size as shown (its irot and imir already applied, as
+    /// libheif applies them) and its Exif item, which begins with the 4-byte big-endian offset of
+    /// its TIFF header from the end of those 4 bytes.
     static func heif(_ file: FileDescriptor) -> EmbeddedMetadata {
-        guard let heif = HEIFMetadata(file: file) else { return EmbeddedMetadata() }
+        let heif = HEIFItems(file: file)
         var entries = CompactEXIF()
         if let item = heif.exifItem, item.count > 4 {
             let offset = item[0..<4].reduce(0) { $0 << 8 | Int($1) }
@@ -36,7 +37,7 @@ struct EmbeddedMetadata {
                 entries.addIFD0(of: tiff)
             }
         }
-        var result = EmbeddedMetadata(entries, size: heif.size)
+        var result = EmbeddedMetadata(entries, size: heif.shownSize)
         result.isUpright = true
         return result
     }

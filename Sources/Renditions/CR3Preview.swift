@@ -17,13 +17,13 @@ enum CR3Preview {
     static func find(in file: FileDescriptor) -> Found? {
         var jpeg: [UInt8]?
         var orientation = Orientation.up
-        CR3Metadata.walkTopLevelBoxes(of: file) { box in
-            if box.type == "moov", let moov = CR3Metadata.read(box, from: file) {
+        ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
+            if box.type == "moov", let moov = ISOBaseMediaFile.read(box, from: file, limit: CR3Metadata.maxMoovBytes) {
                 orientation = CR3Metadata.tiffBox(1, in: moov).map { Orientation.read(exif: $0) } ?? orientation
             } else if box.type == "uuid", box.header.count >= 24, Array(box.header[8..<24]) == previewUUID,
                       let head = try? file.read(upTo: 64, at: box.offset + 24),
                       let p = CR3Metadata.find(Array("PRVW".utf8), in: head), p + 20 <= head.count {
-                let length = Int(CR3Metadata.be32(head, p + 16))
+                let length = Int(ISOBaseMediaFile.be32(head, p + 16))
                 let start = box.offset + 24 + Int64(p + 20)
                 if length > 4, length <= maxJPEGBytes, start + Int64(length) <= box.offset + box.size,
                    let bytes = try? file.read(upTo: length, at: start), bytes.count == length, bytes.starts(with: [0xFF, 0xD8]) {
@@ -44,52 +44,21 @@ public enum CR3Metadata {
     /// The TIFF structures of CMT1, CMT2 and CMT4, those there are.
     public static func tiffBoxes(of file: FileDescriptor) -> (ifd0: [UInt8]?, exif: [UInt8]?, gps: [UInt8]?) {
         var result: (ifd0: [UInt8]?, exif: [UInt8]?, gps: [UInt8]?) = (nil, nil, nil)
-        walkTopLevelBoxes(of: file) { box in
-            guard box.type == "moov", let moov = read(box, from: file) else { return }
+        ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
+            guard box.type == "moov", let moov = ISOBaseMediaFile.read(box, from: file, limit: maxMoovBytes) else { return }
             result = (tiffBox(1, in: moov), tiffBox(2, in: moov), tiffBox(4, in: moov))
         }
         return result
     }
 
-    struct Box {
-        var type: String
-        var offset: Int64
-        var size: Int64
-        /// The box's first 32 bytes (fewer at the end of the file).
-        var header: [UInt8]
-    }
-
-    /// Calls `visit` with each top-level box (ftyp, moov, a few uuid, free, mdat), at most 64.
-    static func walkTopLevelBoxes(of file: FileDescriptor, _ visit: (Box) -> Void) {
-        guard let size = try? file.status().size else { return }
-        var offset: Int64 = 0
-        for _ in 0..<64 {
-            guard offset + 8 <= size, let header = try? file.read(upTo: 32, at: offset), header.count >= 8 else { break }
-            var boxSize = Int64(be32(header, 0))
-            if boxSize == 1, header.count >= 16 { boxSize = Int64(bitPattern: UInt64(be32(header, 8)) << 32 | UInt64(be32(header, 12))) }
-            if boxSize == 0 { boxSize = size - offset }
-            guard boxSize >= 8, offset + boxSize <= size else { break }
-            visit(Box(type: String(decoding: header[4..<8], as: UTF8.self), offset: offset, size: boxSize, header: header))
-            offset += boxSize
-        }
-    }
-
-    static func read(_ box: Box, from file: FileDescriptor) -> [UInt8]? {
-        guard box.size <= maxMoovBytes, let bytes = try? file.read(upTo: Int(box.size), at: box.offset), bytes.count == Int(box.size) else { return nil }
-        return bytes
-    }
-
     /// The content of box `CMT<number>` somewhere in `moov`.
     static func tiffBox(_ number: Int, in moov: [UInt8]) -> [UInt8]? {
         guard let p = find(Array("CMT\(number)".utf8), in: moov), p >= 4 else { return nil }
-        let length = Int(be32(moov, p - 4))
+        let length = Int(ISOBaseMediaFile.be32(moov, p - 4))
         guard length > 8, p - 4 + length <= moov.count else { return nil }
         return Array(moov[(p + 4)..<(p - 4 + length)])
     }
 
-    static func be32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
-    }
 
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }

@@ -4,7 +4,7 @@ import Posix
 /// libheif through its C bridge (HEIC and AVIF): header facts without decoding, then the primary
 /// image or its largest thumbnail item decoded whole, transforms (irot/imir) applied by libheif.
 final class HEIFDecoder {
-    let decoder: OpaquePointer
+    private let decoder: OpaquePointer
     private let path: String
     let size: PixelSize
     let thumbnail: PixelSize?

@@ -95,16 +95,16 @@ extension Mounted {
             case (let make?, let model?): camera = model.lowercased().hasPrefix(make.lowercased()) ? model : make + " " + model
             case (let make, let model): camera = make ?? model
             }
-            let size = libheifSizes[sample] ?? TestData.uprightSize(sample).map { "\($0.width)x\($0.height)" }
+            let size = heifSizes[sample] ?? TestData.uprightSize(sample).map { "\($0.width)x\($0.height)" }
             let type = sample.hasPrefix("raw/") ? "image/x-dcraw" : sample.split(separator: ".").last.flatMap { mediaTypes[String($0)] }
             return Expected(date: date, source: source, camera: camera, location: exif["location"], type: type, size: size,
                             sizeIsKnown: size != nil && TestData.expectations[sample]?.decodes != "no")
         }
 
-        /// Where libheif (which properties and renditions read HEIFs with) and the CSV disagree: in
-        /// this fuzzed file libheif takes item 24, a 512x256 tile, for the primary image, exiftool
-        /// and the CSV the 4032x3024 grid (item 49). It does not decode either way.
-        static let libheifSizes = ["formats/iPhone_heic_truncated_fuzz.heic": "512x256"]
+        /// Where assetfs (and libheif, which renders HEIFs) and the CSV disagree: this fuzzed file's
+        /// damaged property associations give its primary item (49) a 512x256 `ispe`; exiftool and
+        /// the CSV give the 4032x3024 of the grid. It does not decode either way.
+        static let heifSizes = ["formats/iPhone_heic_truncated_fuzz.heic": "512x256"]
 
         /// "WxH" of an asset folder's width and height attributes, if it has them.
         func size(_ folder: [UInt8]) -> String? {

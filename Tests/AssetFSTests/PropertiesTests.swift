@@ -150,6 +150,12 @@ import PhotoSource
         ("formats/iPhone7_P3_thumb.heic", "2019-03-21T11:04:22", "Apple iPhone 7", "41.220300,-96.071625", "4032x3024"),
         ("formats/iPhone_XR_irot.heic", "2019-08-21T11:21:36", "Apple iPhone XR", "38.699539,-9.207747", "3024x4032"),
         ("formats/kimono_rotate90.avif", nil, nil, nil, "722x1024"),
+        ("formats/grid_2x2_paintnet.avif", nil, nil, nil, "800x600"),
+        ("formats/hdr_pq_10bit_p3.avif", nil, nil, nil, "3681x5594"),
+        ("formats/cheers_1440x960.heic", nil, nil, nil, "1440x960"),
+        // Files libheif refuses whose `meta` box is sound: a legal meta of size 0, a damaged iloc.
+        ("formats/meta_size0.avif", nil, nil, nil, "33x11"),
+        ("formats/heif_thumb_no_data.heif", nil, nil, nil, "1440x960"),
         ("formats/iPhoneX_exif_orient6.webp", "2018-08-27T12:20:23", "Apple iPhone X", "37.392678,-122.040969", "240x320"),
         ("formats/alpha_lossy.webp", nil, nil, nil, "386x395"),
         ("formats/animation_lossy.webp", nil, nil, nil, "320x240"),

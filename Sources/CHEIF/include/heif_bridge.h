@@ -29,10 +29,6 @@ const char *aheif_error(const aheif_decoder *d);
 int aheif_read_header(aheif_decoder *d, aheif_header *out);
 /* The primary image's ICC profile, owned by the decoder, or NULL. */
 int aheif_icc(aheif_decoder *d, const uint8_t **data, size_t *length);
-/* The primary image's first Exif metadata item as stored (a 4-byte big-endian offset to the TIFF
- * header, then the EXIF block), owned by the decoder; -1 when there is none or it is larger than
- * max_bytes. Call after aheif_read_header succeeded. */
-int aheif_exif(aheif_decoder *d, size_t max_bytes, const uint8_t **data, size_t *length);
 /* Decodes the primary image (thumbnail = 0) or the largest thumbnail (1) to its native planes
  * (Y'CbCr at its own bit depth, or monochrome) and reports the size and channels (3 or 4) of the
  * 8-bit RGB(A) rows aheif_read_rows makes from them: the whole image is held once, at 1.5 bytes a
