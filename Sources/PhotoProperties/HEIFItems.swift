@@ -117,13 +117,15 @@ struct HEIFItems {
             for k in 0..<extents {
                 let extent = at + k * extentSize + indexSize
                 guard let offset = iloc.number(at: extent, size: offsetSize), let length = iloc.number(at: extent + offsetSize, size: lengthSize),
-                      length > 0, data.count + length <= maxExifBytes else { return nil }
+                      length > 0, length <= maxExifBytes - data.count else { return nil }
+                let (start, overflow) = base.addingReportingOverflow(offset)
+                guard !overflow else { return nil }
                 switch method {
                 case 0:
-                    guard let bytes = try? file.read(upTo: length, at: Int64(base + offset)), bytes.count == length else { return nil }
+                    guard let bytes = try? file.read(upTo: length, at: Int64(start)), bytes.count == length else { return nil }
                     data += bytes
                 case 1:
-                    guard let bytes = idat?.bytes(at: base + offset, count: length) else { return nil }
+                    guard let bytes = idat?.bytes(at: start, count: length) else { return nil }
                     data += bytes
                 default: return nil
                 }

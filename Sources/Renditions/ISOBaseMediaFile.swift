@@ -20,7 +20,7 @@ public enum ISOBaseMediaFile {
             var boxSize = Int64(be32(header, 0))
             if boxSize == 1, header.count >= 16 { boxSize = Int64(bitPattern: UInt64(be32(header, 8)) << 32 | UInt64(be32(header, 12))) }
             if boxSize == 0 { boxSize = size - offset }
-            guard boxSize >= 8, offset + boxSize <= size else { break }
+            guard boxSize >= 8, boxSize <= size - offset else { break }
             visit(Box(type: String(decoding: header[4..<8], as: UTF8.self), offset: offset, size: boxSize, header: header))
             offset += boxSize
         }

@@ -136,6 +136,39 @@ import PhotoSource
         }
     }
 
+    /// Every sample of formats/ and raw/ with bytes overwritten at random (a fixed seed): sizes,
+    /// offsets, counts and box lengths turn hostile. Each still reads, and quickly.
+    @Test func corruptedSamplesNeverFail() throws {
+        let fixture = Fixture([:])
+        _ = system("mkdir -p '\(fixture.source)'")
+        var random: UInt64 = 0x2545_F491_4F6C_DD1D
+        func next(_ bound: Int) -> Int {
+            random = random &* 6364136223846793005 &+ 1442695040888963407
+            return Int((random >> 33) % UInt64(bound))
+        }
+        for folder in ["formats", "raw"] {
+            for name in try Directory.entries(of: FilePath(Fixtures.path(folder))).map(\.name) {
+                let whole = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(folder)).appending(name))
+                let original = try whole.read(upTo: 1 << 22, at: 0)
+                whole.close()
+                for _ in 0..<40 {
+                    var bytes = original
+                    // Mostly where headers, IFDs and boxes are; now and then anywhere.
+                    for _ in 0..<(1 + next(8)) {
+                        let at = next(4) == 0 ? next(bytes.count) : next(min(bytes.count, 8192))
+                        bytes[at] = [0x00, 0xFF, 0x7F, 0x80, UInt8(next(256))][next(5)]
+                    }
+                    let path = fixture.source.appending(name)
+                    let copy = try FileDescriptor.create(path)
+                    try copy.writeAll(bytes)
+                    copy.close()
+                    let properties = try Self.read(path)
+                    #expect(properties.date.year >= 1, "\(name)")
+                }
+            }
+        }
+    }
+
     /// What exiftool 12.57 reads from each sample of formats/ and raw/ that has EXIF (date with
     /// offset, Make and Model, GPS to 6 decimals), and the upright size expectations.csv gives.
     static let exiftoolSays: [(file: String, date: String?, camera: String?, location: String?, size: String?)] = [
