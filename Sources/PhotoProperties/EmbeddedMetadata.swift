@@ -7,16 +7,17 @@ struct EmbeddedMetadata {
     /// An EXIF block from "Exif\0\0" on, as libexif reads it.
     var exif: [UInt8]?
     var size: PixelSize?
-    /// Whether `size` is already upright: a HEIF's irot/imir are applied by libheif, and its
-    /// EXIF Orientation (written to match, or stale) must not be applied again.
+    /// Whether `size` is already upright: a HEIF's shown size has its irot applied (as libheif
+    /// applies irot and imir to its pixels), and its EXIF Orientation (written to match, or
+    /// stale) must not be applied again.
     var isUpright = false
 
     init(exif: [UInt8]? = nil, size: PixelSize? = nil, isUpright: Bool = false) {
         (self.exif, self.size, self.isUpright) = (exif, size, isUpright)
     }
 
-    init(_ entries: CompactEXIF, size: PixelSize?) {
-        self.init(exif: entries.isEmpty ? nil : entries.block, size: size)
+    init(_ entries: CompactEXIF, size: PixelSize?, isUpright: Bool = false) {
+        self.init(exif: entries.isEmpty ? nil : entries.block, size: size, isUpright: isUpright)
     }
 
     /// JPEG: the APP1 "Exif" segment and the frame header.
@@ -25,8 +26,7 @@ struct EmbeddedMetadata {
         return EmbeddedMetadata(exif: segments.exif, size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
     }
 
-    /// HEIC and AVIF: the primary item's size as shown (its irot and imir already applied, as
-    /// libheif applies them) and its Exif item, which begins with the 4-byte big-endian offset of
+    /// HEIC and AVIF: the primary item's size as shown (its irot applied) and its Exif item, which begins with the 4-byte big-endian offset of
     /// its TIFF header from the end of those 4 bytes.
     static func heif(_ file: FileDescriptor) -> EmbeddedMetadata {
         let heif = HEIFItems(file: file)
@@ -37,9 +37,7 @@ struct EmbeddedMetadata {
                 entries.addIFD0(of: tiff)
             }
         }
-        var result = EmbeddedMetadata(entries, size: heif.shownSize)
-        result.isUpright = true
-        return result
+        return EmbeddedMetadata(entries, size: heif.shownSize, isUpright: true)
     }
 
     /// PNG: IHDR's size and the eXIf chunk (before or after the image data).

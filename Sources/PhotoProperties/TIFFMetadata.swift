@@ -8,20 +8,14 @@ extension EmbeddedMetadata {
         guard let tiff = TIFFStructure(.file(file, base: 0)) else { return EmbeddedMetadata() }
         var entries = CompactEXIF()
         entries.addIFD0(of: tiff)
-        guard tiff.magic == 0x55 else { return EmbeddedMetadata(entries, size: fullResolutionSize(of: tiff)) }
-        // RW2 keeps Make, Model and Orientation in IFD0, the date in its embedded JPEG's EXIF.
-        let ifd0 = tiff.directory(at: tiff.firstIFD)?.entries ?? []
-        if let jpeg = ifd0.first(where: { $0.tag == Self.jpgFromRaw && $0.type == 7 }).flatMap(tiff.number(of:)) {
-            if let block = JPEGSegments.read(file, at: Int64(jpeg))?.exif, let embedded = TIFFStructure(exif: block) { entries.addIFD0(of: embedded) }
-        }
-        return EmbeddedMetadata(entries, size: sensorArea(ifd0, of: tiff))
+        return EmbeddedMetadata(entries, size: tiff.magic == rw2Magic ? sensorArea(of: tiff) : fullResolutionSize(of: tiff))
     }
 
     static let newSubfileType = 0x00FE, imageWidth = 0x0100, imageLength = 0x0101, subIFDs = 0x014A
-    /// Panasonic's RW2 IFD0: the JPEG with the EXIF, and the sensor's borders (top, left, bottom, right).
-    static let jpgFromRaw = 0x002E, sensorBorders = 0x0004...0x0007
+    /// Panasonic's RW2: its TIFF magic number, and its IFD0's sensor borders (top, left, bottom, right).
+    static let rw2Magic = 0x55, sensorBorders = 0x0004...0x0007
 
-    /// The stored size of the full-resolution image, as exiftool and LibRaw report a RAW's: of
+    /// The stored size of the full-resolution image, as exiftool reports a RAW's: of
     /// the first of IFD0 and its SubIFDs marked so (NewSubfileType 0, the default).
     static func fullResolutionSize(of tiff: TIFFStructure) -> PixelSize? {
         guard let ifd0 = tiff.directory(at: tiff.firstIFD)?.entries else { return nil }
@@ -36,7 +30,8 @@ extension EmbeddedMetadata {
     }
 
     /// An RW2's image: the sensor inside its borders (what exiftool's ImageSize says).
-    static func sensorArea(_ ifd0: [TIFFStructure.Entry], of tiff: TIFFStructure) -> PixelSize? {
+    static func sensorArea(of tiff: TIFFStructure) -> PixelSize? {
+        let ifd0 = tiff.directory(at: tiff.firstIFD)?.entries ?? []
         let borders = sensorBorders.compactMap { tag in ifd0.first { $0.tag == tag }.flatMap(tiff.number(of:)) }
         guard borders.count == 4 else { return nil }
         let (top, left, bottom, right) = (borders[0], borders[1], borders[2], borders[3])
