@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 import Renditions
 
@@ -53,5 +54,25 @@ struct EmbeddedMetadata {
     static func gif(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let head = try? file.read(upTo: 10, at: 0), head.count == 10 else { return EmbeddedMetadata() }
         return EmbeddedMetadata(size: PixelSize(width: Int(head[6]) | Int(head[7]) << 8, height: Int(head[8]) | Int(head[9]) << 8))
+    }
+}
+
+extension EmbeddedMetadata {
+    /// What the reader of `format` finds (RAWs told apart by their signature: RAF's, CR3's
+    /// `ftyp`, else a TIFF structure's).
+    static func read(_ file: FileDescriptor, _ format: SourceFormat) -> EmbeddedMetadata {
+        switch format {
+        case .jpeg: return jpeg(file)
+        case .heif, .avif: return heif(file)
+        case .png: return png(file)
+        case .webp: return webp(file)
+        case .gif: return gif(file)
+        case .tiff: return tiff(file)
+        case .raw:
+            guard let head = try? file.read(upTo: 16, at: 0), head.count == 16 else { return EmbeddedMetadata() }
+            if head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) { return raf(file) }
+            if Array(head[4..<8]) == Array("ftyp".utf8) { return cr3(file) }
+            return tiff(file)
+        }
     }
 }

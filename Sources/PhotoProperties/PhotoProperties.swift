@@ -62,24 +62,6 @@ public struct PhotoProperties: Sendable, Equatable {
     }
 }
 
-extension EmbeddedMetadata {
-    static func read(_ file: FileDescriptor, _ format: SourceFormat) -> EmbeddedMetadata {
-        switch format {
-        case .jpeg: return jpeg(file)
-        case .heif, .avif: return heif(file)
-        case .png: return png(file)
-        case .webp: return webp(file)
-        case .gif: return gif(file)
-        case .tiff: return tiff(file)
-        case .raw:
-            guard let head = try? file.read(upTo: 16, at: 0), head.count == 16 else { return EmbeddedMetadata() }
-            if head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) { return raf(file) }
-            if Array(head[4..<8]) == Array("ftyp".utf8) { return cr3(file) }
-            return tiff(file)
-        }
-    }
-}
-
 /// A latitude and longitude in decimal degrees.
 public struct Coordinates: Sendable, Equatable {
     public var latitude: Double
