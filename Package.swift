@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
                                                   "Posix", "PhotoSource", "RenditionsKernels"]),
         .target(name: "PhotoSource", dependencies: ["Posix"]),
-        .target(name: "PhotoProperties", dependencies: ["CExif", "Posix"]),
+        .target(name: "PhotoProperties", dependencies: ["CExif", "PhotoSource", "Renditions", "Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource", "SQLiteDatabase", "Posix"]),
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "Posix"]),
         .target(name: "RenditionCache", dependencies: ["SQLiteDatabase", "Posix"]),

@@ -72,7 +72,17 @@ extension AssetFileSystem {
             }
         }
         defer { file.close() }
-        return PhotoProperties.read(from: file, modificationNanoseconds: photo.identity.modificationNanoseconds, mediaType: photo.format.mimeType)
+        return PhotoProperties.read(from: file, modificationNanoseconds: photo.identity.modificationNanoseconds, format: photo.format)
+    }
+
+    /// Queues the properties an older reader stored to be read again, in the background like a new
+    /// photo's (an upgrade may read EXIF from files it dated by their mtime).
+    static func readOutdatedPropertiesAgain(_ catalog: CatalogStore) {
+        do {
+            try catalog.readPropertiesAgain(unlessReadBy: PhotoProperties.readerVersion)
+        } catch {
+            Log.warning("\(catalog.path): cannot queue photo properties to be read again: \(error)")
+        }
     }
 
     static func stored(_ properties: PhotoProperties) -> CatalogStore.Properties {

@@ -39,7 +39,11 @@ public final class AssetFileSystem: Sendable {
         online = Atomic(status?.isDirectory == true)
         self.options = options
         self.cache = cache
-        catalogConnection = OnFirstUse(catalog)
+        catalogConnection = OnFirstUse {
+            let store = catalog()
+            Self.readOutdatedPropertiesAgain(store)
+            return store
+        }
         statistics = Statistics()
         sourceFiles = SourceFiles(root: root, followSymlinks: options.followSymlinks)
         reader = FolderReader(root: root, followSymlinks: options.followSymlinks)

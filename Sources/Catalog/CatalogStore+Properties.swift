@@ -78,6 +78,27 @@ extension CatalogStore {
         }
     }
 
+    /// Queues every photo's properties to be read again unless they were read by `reader`, a
+    /// version of the readers (a newer one may find more in the same files: EXIF in a HEIC that
+    /// an older one dated by its mtime). What is stored stays shown until it is read again.
+    public func readPropertiesAgain(unlessReadBy reader: Int) throws(DatabaseError) {
+        try writer.withLock { db throws(DatabaseError) in
+            try db.execute("BEGIN IMMEDIATE")
+            do throws(DatabaseError) {
+                var stored: Int64?
+                try db.query("SELECT value FROM meta WHERE key = 'properties_reader'") { stored = $0.integer(0) }
+                if stored != Int64(reader) {
+                    try db.execute("INSERT OR IGNORE INTO undated SELECT photo FROM properties")
+                    try db.query("INSERT OR REPLACE INTO meta(key, value) VALUES ('properties_reader', ?)", [.integer(Int64(reader))])
+                }
+                try db.execute("COMMIT")
+            } catch {
+                try? db.execute("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
     /// Photos whose properties are still to be read, after photo id `after`, in id order.
     public func undatedPhotos(after: Int64, limit: Int) -> [PhotoRow] {
         read([]) { db throws(DatabaseError) in

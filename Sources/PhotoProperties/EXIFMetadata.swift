@@ -7,12 +7,12 @@ struct EXIFMetadata {
     var camera: [UInt8]?
     var location: Coordinates?
 
-    // IFDs as libexif numbers them, and the tags read.
-    private static let ifd0: Int32 = 0, exifIFD: Int32 = 2, gpsIFD: Int32 = 3
-    private static let make: Int32 = 0x010F, model: Int32 = 0x0110
-    private static let dateTimeOriginal: Int32 = 0x9003, dateTimeDigitized: Int32 = 0x9004
-    private static let offsetTimeOriginal: Int32 = 0x9011, offsetTimeDigitized: Int32 = 0x9012
-    private static let latitudeRef: Int32 = 1, latitude: Int32 = 2, longitudeRef: Int32 = 3, longitude: Int32 = 4
+    // IFDs as libexif numbers them, and the tags read (`CompactEXIF` copies these).
+    static let ifd0: Int32 = 0, exifIFD: Int32 = 2, gpsIFD: Int32 = 3
+    static let make: Int32 = 0x010F, model: Int32 = 0x0110, orientationTag: Int32 = 0x0112
+    static let dateTimeOriginal: Int32 = 0x9003, dateTimeDigitized: Int32 = 0x9004
+    static let offsetTimeOriginal: Int32 = 0x9011, offsetTimeDigitized: Int32 = 0x9012
+    static let latitudeRef: Int32 = 1, latitude: Int32 = 2, longitudeRef: Int32 = 3, longitude: Int32 = 4
 
     init?(_ block: [UInt8]) {
         guard let data = block.withUnsafeBufferPointer({ cexif_load_as_is($0.baseAddress, UInt32($0.count)) }) else { return nil }

@@ -4,13 +4,18 @@ import Posix
 /// sit in the first segments; a few cameras put 300 KiB of other segments before the frame).
 struct FilePrefix {
     let file: FileDescriptor
+    /// Where in the file the bytes begin (a RAW's embedded JPEG), or 0.
+    let base: Int64
     private(set) var bytes: [UInt8] = []
     private var atEnd = false
     static let step = 65536
     /// Never read further: the segments before the image data are far smaller.
     static let limit = 16 << 20
 
-    init(_ file: FileDescriptor) { self.file = file }
+    init(_ file: FileDescriptor, base: Int64 = 0) {
+        self.file = file
+        self.base = base
+    }
 
     /// `count` bytes from `offset`, or nil past the end of the file (or the limit).
     mutating func slice(_ offset: Int, _ count: Int) -> ArraySlice<UInt8>? {
@@ -18,7 +23,7 @@ struct FilePrefix {
         guard offset >= 0, count >= 0, end <= Self.limit else { return nil }
         while bytes.count < end, !atEnd {
             let want = max(Self.step, end - bytes.count)
-            guard let more = try? file.read(upTo: want, at: Int64(bytes.count)), !more.isEmpty else { atEnd = true; break }
+            guard let more = try? file.read(upTo: want, at: base + Int64(bytes.count)), !more.isEmpty else { atEnd = true; break }
             bytes += more
         }
         return end <= bytes.count ? bytes[offset..<end] : nil
@@ -40,7 +45,15 @@ struct JPEGSegments {
 
     static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
 
-    static func scan(_ file: inout FilePrefix) -> JPEGSegments {
+    /// The segments of the JPEG at `base` in `file` (0, or a RAW's embedded one), or nil when
+    /// no JPEG starts there.
+    static func read(_ file: FileDescriptor, at base: Int64 = 0) -> JPEGSegments? {
+        var bytes = FilePrefix(file, base: base)
+        guard bytes.slice(0, 3).map({ Array($0) == [0xFF, 0xD8, 0xFF] }) == true else { return nil }
+        return scan(&bytes)
+    }
+
+    private static func scan(_ file: inout FilePrefix) -> JPEGSegments {
         var result = JPEGSegments()
         var position = 2, stray = 0, segments = 0
         while segments < 4096, let marker = file.byte(position) {

@@ -1,8 +1,9 @@
 import Glibc
+import PhotoSource
 import Posix
 
 /// What a photo says about itself: when it was taken, its upright size, its type, the camera and
-/// the place. Read from the file's first segments (never its image data) by `read(from:…)`; a
+/// the place. Read from the few places each format keeps them (never its image data) by `read(from:…)`; a
 /// file whose metadata cannot be read still gets everything that can be known (the date falls
 /// back to the file's mtime), and reading never fails.
 public struct PhotoProperties: Sendable, Equatable {
@@ -32,22 +33,28 @@ public struct PhotoProperties: Sendable, Equatable {
         PhotoProperties(date: .modificationTime(modificationNanoseconds), mediaType: mediaType)
     }
 
-    /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`,
-    /// and whose content is of type `mediaType`). EXIF and the pixel size are read from JPEGs.
-    public static func read(from file: FileDescriptor, modificationNanoseconds: Int64, mediaType: String? = "image/jpeg") -> PhotoProperties {
-        var bytes = FilePrefix(file)
-        var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: mediaType)
-        guard bytes.slice(0, 3).map({ Array($0) == [0xFF, 0xD8, 0xFF] }) == true else { return result }
-        let segments = JPEGSegments.scan(&bytes)
+    /// Raised when a change of the readers gives some file other properties than before: a
+    /// catalog whose properties were read by another version reads them all again (version 1 read
+    /// EXIF and sizes of JPEGs only).
+    public static let readerVersion = 2
+
+    /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
+    /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by
+    /// libexif, and the stored size, turned upright by the EXIF orientation unless the format
+    /// has turned it already.
+    public static func read(from file: FileDescriptor, modificationNanoseconds: Int64, format: SourceFormat?) -> PhotoProperties {
+        var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: format?.mimeType)
+        guard let format else { return result }
+        let embedded = EmbeddedMetadata.read(file, format)
         var orientation = 1
-        if let block = segments.exif, let exif = EXIFMetadata(block) {
+        if let block = embedded.exif, let exif = EXIFMetadata(block) {
             orientation = exif.orientation
             if let date = exif.date { result.date = date }
             result.camera = exif.camera
             result.location = exif.location
         }
-        if let size = segments.frameSize {
-            let turned = (5...8).contains(orientation)
+        if let size = embedded.size, size.width > 0, size.height > 0 {
+            let turned = !embedded.isUpright && (5...8).contains(orientation)
             result.width = turned ? size.height : size.width
             result.height = turned ? size.width : size.height
         }

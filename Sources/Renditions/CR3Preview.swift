@@ -15,47 +15,52 @@ enum CR3Preview {
     }
 
     static func find(in file: FileDescriptor) -> Found? {
-        guard let size = try? file.status().size else { return nil }
-        var offset: Int64 = 0
         var jpeg: [UInt8]?
         var orientation = Orientation.up
-        for _ in 0..<64 {  // top-level boxes: ftyp, moov, a few uuid, free, mdat
-            guard offset + 8 <= size, let header = try? file.read(upTo: 32, at: offset), header.count >= 8 else { break }
-            var boxSize = Int64(be32(header, 0))
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            if boxSize == 1, header.count >= 16 { boxSize = Int64(bitPattern: UInt64(be32(header, 8)) << 32 | UInt64(be32(header, 12))) }
-            if boxSize == 0 { boxSize = size - offset }
-            guard boxSize >= 8, offset + boxSize <= size else { break }
-            if type == "moov", boxSize <= 16 << 20, let moov = try? file.read(upTo: Int(boxSize), at: offset) {
-                orientation = cmt1Orientation(in: moov) ?? orientation
-            } else if type == "uuid", header.count >= 24, Array(header[8..<24]) == previewUUID,
-                      let head = try? file.read(upTo: 64, at: offset + 24),
-                      let p = find(Array("PRVW".utf8), in: head), p + 20 <= head.count {
-                let length = Int(be32(head, p + 16))
-                let start = offset + 24 + Int64(p + 20)
-                if length > 4, length <= maxJPEGBytes, start + Int64(length) <= offset + boxSize,
+        ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
+            if box.type == "moov", let moov = ISOBaseMediaFile.read(box, from: file, limit: CR3Metadata.maxMoovBytes) {
+                orientation = CR3Metadata.tiffBox(1, in: moov).map { Orientation.read(exif: $0) } ?? orientation
+            } else if box.type == "uuid", box.header.count >= 24, Array(box.header[8..<24]) == previewUUID,
+                      let head = try? file.read(upTo: 64, at: box.offset + 24),
+                      let p = CR3Metadata.find(Array("PRVW".utf8), in: head), p + 20 <= head.count {
+                let length = Int(ISOBaseMediaFile.be32(head, p + 16))
+                let start = box.offset + 24 + Int64(p + 20)
+                if length > 4, length <= maxJPEGBytes, start + Int64(length) <= box.offset + box.size,
                    let bytes = try? file.read(upTo: length, at: start), bytes.count == length, bytes.starts(with: [0xFF, 0xD8]) {
                     jpeg = bytes
                 }
             }
-            offset += boxSize
         }
         return jpeg.map { Found(jpeg: $0, orientation: orientation) }
     }
+}
 
-    /// IFD0 Orientation of the `CMT1` box (a TIFF structure) somewhere in `moov`.
-    private static func cmt1Orientation(in moov: [UInt8]) -> Orientation? {
-        guard let p = find(Array("CMT1".utf8), in: moov), p >= 4 else { return nil }
-        let length = Int(be32(moov, p - 4))
+/// The metadata boxes of a CR3: `moov` holds `CMT1` (IFD0 as a TIFF structure), `CMT2` (the EXIF
+/// IFD), `CMT3` (Canon's maker notes) and `CMT4` (the GPS IFD), each a whole TIFF structure.
+public enum CR3Metadata {
+    /// Larger `moov` boxes (a few tens of KiB on current bodies) are not read.
+    static let maxMoovBytes = 16 << 20
+
+    /// The TIFF structures of CMT1, CMT2 and CMT4, those there are.
+    public static func tiffBoxes(of file: FileDescriptor) -> (ifd0: [UInt8]?, exif: [UInt8]?, gps: [UInt8]?) {
+        var result: (ifd0: [UInt8]?, exif: [UInt8]?, gps: [UInt8]?) = (nil, nil, nil)
+        ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
+            guard box.type == "moov", let moov = ISOBaseMediaFile.read(box, from: file, limit: maxMoovBytes) else { return }
+            result = (tiffBox(1, in: moov), tiffBox(2, in: moov), tiffBox(4, in: moov))
+        }
+        return result
+    }
+
+    /// The content of box `CMT<number>` somewhere in `moov`.
+    static func tiffBox(_ number: Int, in moov: [UInt8]) -> [UInt8]? {
+        guard let p = find(Array("CMT\(number)".utf8), in: moov), p >= 4 else { return nil }
+        let length = Int(ISOBaseMediaFile.be32(moov, p - 4))
         guard length > 8, p - 4 + length <= moov.count else { return nil }
-        return Orientation.read(exif: Array(moov[(p + 4)..<(p - 4 + length)]))
+        return Array(moov[(p + 4)..<(p - 4 + length)])
     }
 
-    private static func be32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
-    }
 
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle {
             return i

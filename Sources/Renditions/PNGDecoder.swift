@@ -46,21 +46,30 @@ final class PNGDecoder: RowSource {
 
     static var libraryVersion: String { String(cString: apng_version()) }
 
-    /// The EXIF orientation of an eXIf chunk, wherever it is (before or after the image data):
-    /// the chunk list is walked with reads of 8-byte headers only, up to IEND.
+    /// The EXIF orientation of an eXIf chunk, wherever it is.
     static func exifOrientation(of file: FileDescriptor) -> Orientation {
+        PNGChunks.exif(of: file).map { Orientation.read(exif: $0) } ?? .up
+    }
+}
+
+/// Chunks of a PNG read where they lie, without libpng.
+public enum PNGChunks {
+    /// The content of the eXIf chunk (an EXIF block: a TIFF structure), wherever it is (before or
+    /// after the image data): the chunk list is walked with reads of 8-byte headers only, up to
+    /// IEND. Nil when there is none, or it is over 1 MiB.
+    public static func exif(of file: FileDescriptor) -> [UInt8]? {
         var offset: Int64 = 8
         for _ in 0..<100_000 {
-            guard let header = try? file.read(upTo: 8, at: offset), header.count == 8 else { return .up }
+            guard let header = try? file.read(upTo: 8, at: offset), header.count == 8 else { return nil }
             let length = Int64(header[0]) << 24 | Int64(header[1]) << 16 | Int64(header[2]) << 8 | Int64(header[3])
             let type = String(decoding: header[4..<8], as: UTF8.self)
-            if type == "IEND" { return .up }
+            if type == "IEND" { return nil }
             if type == "eXIf" {
-                guard length <= 1 << 20, let block = try? file.read(upTo: Int(length), at: offset + 8) else { return .up }
-                return Orientation.read(exif: block)
+                guard length <= 1 << 20, let block = try? file.read(upTo: Int(length), at: offset + 8), block.count == Int(length) else { return nil }
+                return block
             }
             offset += 12 + length
         }
-        return .up
+        return nil
     }
 }

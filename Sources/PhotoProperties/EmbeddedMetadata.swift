@@ -1,0 +1,78 @@
+import PhotoSource
+import Posix
+import Renditions
+
+/// What a photo's own format says of it, before it is made properties: its EXIF block and its
+/// stored pixel size. Each format's reader reads only the few places these are kept.
+struct EmbeddedMetadata {
+    /// An EXIF block from "Exif\0\0" on, as libexif reads it.
+    var exif: [UInt8]?
+    var size: PixelSize?
+    /// Whether `size` is already upright: a HEIF's shown size has its irot applied (as libheif
+    /// applies irot and imir to its pixels), and its EXIF Orientation (written to match, or
+    /// stale) must not be applied again.
+    var isUpright = false
+
+    init(exif: [UInt8]? = nil, size: PixelSize? = nil, isUpright: Bool = false) {
+        (self.exif, self.size, self.isUpright) = (exif, size, isUpright)
+    }
+
+    init(_ entries: CompactEXIF, size: PixelSize?, isUpright: Bool = false) {
+        self.init(exif: entries.isEmpty ? nil : entries.block, size: size, isUpright: isUpright)
+    }
+
+    /// JPEG: the APP1 "Exif" segment and the frame header.
+    static func jpeg(_ file: FileDescriptor) -> EmbeddedMetadata {
+        guard let segments = JPEGSegments.read(file) else { return EmbeddedMetadata() }
+        return EmbeddedMetadata(exif: segments.exif, size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
+    }
+
+    /// HEIC and AVIF: the primary item's size as shown (its irot applied) and its Exif item, which begins with the 4-byte big-endian offset of
+    /// its TIFF header from the end of those 4 bytes.
+    static func heif(_ file: FileDescriptor) -> EmbeddedMetadata {
+        let heif = HEIFItems(file: file)
+        var entries = CompactEXIF()
+        if let item = heif.exifItem, item.count > 4 {
+            let offset = item[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            if let tiff = TIFFStructure(exif: item, skipping: 4 + offset) ?? TIFFStructure(exif: item, skipping: 4) {
+                entries.addIFD0(of: tiff)
+            }
+        }
+        return EmbeddedMetadata(entries, size: heif.shownSize, isUpright: true)
+    }
+
+    /// PNG: IHDR's size and the eXIf chunk (before or after the image data).
+    static func png(_ file: FileDescriptor) -> EmbeddedMetadata {
+        guard let head = try? file.read(upTo: 24, at: 0), head.count == 24, Array(head[12..<16]) == Array("IHDR".utf8) else { return EmbeddedMetadata() }
+        let be32 = { (at: Int) in head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        var entries = CompactEXIF()
+        if let block = PNGChunks.exif(of: file), let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
+        return EmbeddedMetadata(entries, size: PixelSize(width: be32(16), height: be32(20)))
+    }
+
+    /// GIF: the logical screen's size (GIF has no EXIF).
+    static func gif(_ file: FileDescriptor) -> EmbeddedMetadata {
+        guard let head = try? file.read(upTo: 10, at: 0), head.count == 10 else { return EmbeddedMetadata() }
+        return EmbeddedMetadata(size: PixelSize(width: Int(head[6]) | Int(head[7]) << 8, height: Int(head[8]) | Int(head[9]) << 8))
+    }
+}
+
+extension EmbeddedMetadata {
+    /// What the reader of `format` finds (RAWs told apart by their signature: RAF's, CR3's
+    /// `ftyp`, else a TIFF structure's).
+    static func read(_ file: FileDescriptor, _ format: SourceFormat) -> EmbeddedMetadata {
+        switch format {
+        case .jpeg: return jpeg(file)
+        case .heif, .avif: return heif(file)
+        case .png: return png(file)
+        case .webp: return webp(file)
+        case .gif: return gif(file)
+        case .tiff: return tiff(file)
+        case .raw:
+            guard let head = try? file.read(upTo: 16, at: 0), head.count == 16 else { return EmbeddedMetadata() }
+            if head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) { return raf(file) }
+            if Array(head[4..<8]) == Array("ftyp".utf8) { return cr3(file) }
+            return tiff(file)
+        }
+    }
+}

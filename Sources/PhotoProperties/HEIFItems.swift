@@ -1,0 +1,181 @@
+import Posix
+import Renditions
+
+/// What a HEIC's or AVIF's properties need from its `meta` box: the primary item's size as shown
+/// and its Exif item. Read here rather than through libheif, which (1.15) reads the data of every
+/// item, the whole file, when it opens one. Bounded: the `meta` box up to 16 MiB (tens of KiB in
+/// practice), the Exif item up to 4 MiB; anything malformed reads as absent.
+struct HEIFItems {
+    /// The primary item's `ispe`, cropped by `clap` and turned by `irot` as the item's
+    /// properties say, in their order: the size libheif shows (and renditions are made at).
+    var shownSize: PixelSize?
+    /// The Exif item as stored: a 4-byte big-endian offset to the TIFF header, then the block.
+    var exifItem: [UInt8]?
+
+    static let maxMetaBytes = 16 << 20, maxExifBytes = 4 << 20
+
+    init(file: FileDescriptor) {
+        var meta: [UInt8]?
+        ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
+            if box.type == "meta", meta == nil { meta = ISOBaseMediaFile.read(box, from: file, limit: Self.maxMetaBytes) }
+        }
+        guard let meta, let boxes = BoxBytes(meta[...]).children(from: 0).first?.body.children(from: 4) else { return }
+        func box(_ type: String) -> BoxBytes? { boxes.first { $0.type == type }?.body }
+        guard let pitm = box("pitm"), let primary = pitm.number(at: 4, size: pitm.version == 0 ? 2 : 4) else { return }
+        if let iprp = box("iprp") { shownSize = Self.shownSize(of: primary, iprp) }
+        let exifItems = box("iinf").map(Self.exifItems) ?? []
+        let describing = box("iref").map { Self.items(describing: primary, $0) } ?? []
+        if let exif = exifItems.first(where: describing.contains) ?? exifItems.first, let iloc = box("iloc") {
+            exifItem = Self.data(of: exif, iloc, idat: box("idat"), file: file)
+        }
+    }
+
+    /// The ids of `Exif` items (item info entries of version 2 or 3).
+    static func exifItems(_ iinf: BoxBytes) -> [Int] {
+        iinf.children(from: iinf.version == 0 ? 6 : 8).compactMap { entry in
+            let infe = entry.body, idSize = infe.version == 2 ? 2 : 4
+            guard entry.type == "infe", infe.version >= 2, let id = infe.number(at: 4, size: idSize),
+                  infe.fourCC(at: 4 + idSize + 2) == "Exif" else { return nil }
+            return id
+        }
+    }
+
+    /// The items with a `cdsc` (content describes) reference to `item`.
+    static func items(describing item: Int, _ iref: BoxBytes) -> [Int] {
+        let idSize = iref.version == 0 ? 2 : 4
+        return iref.children(from: 4).compactMap { reference in
+            guard reference.type == "cdsc", let from = reference.body.number(at: 0, size: idSize),
+                  let count = reference.body.number(at: idSize, size: 2) else { return nil }
+            let targets = (0..<count).compactMap { reference.body.number(at: idSize + 2 + $0 * idSize, size: idSize) }
+            return targets.contains(item) ? from : nil
+        }
+    }
+
+    /// The size `item` is shown at, from the properties `ipma` associates with it in `ipco`.
+    static func shownSize(of item: Int, _ iprp: BoxBytes) -> PixelSize? {
+        let children = iprp.children(from: 0)
+        guard let properties = children.first(where: { $0.type == "ipco" })?.body.children(from: 0),
+              let ipma = children.first(where: { $0.type == "ipma" })?.body, let count = ipma.number(at: 4, size: 4) else { return nil }
+        let idSize = ipma.version < 1 ? 2 : 4, indexSize = ipma.flags & 1 == 1 ? 2 : 1
+        var at = 8, size: PixelSize?
+        for _ in 0..<min(count, 100_000) {
+            guard let id = ipma.number(at: at, size: idSize), let associations = ipma.number(at: at + idSize, size: 1) else { return nil }
+            at += idSize + 1
+            defer { at += associations * indexSize }
+            guard id == item else { continue }
+            for k in 0..<associations {
+                guard let association = ipma.number(at: at + k * indexSize, size: indexSize) else { return nil }
+                let index = association & (indexSize == 2 ? 0x7FFF : 0x7F)
+                guard index >= 1, index <= properties.count else { continue }
+                let property = properties[index - 1].body
+                switch properties[index - 1].type {
+                case "ispe":
+                    if let width = property.number(at: 4, size: 4), let height = property.number(at: 8, size: 4) { size = PixelSize(width: width, height: height) }
+                case "clap":
+                    let fraction = { (at: Int) -> Int? in
+                        guard let n = property.number(at: at, size: 4), let d = property.number(at: at + 4, size: 4), d > 0 else { return nil }
+                        return (n + d / 2) / d
+                    }
+                    if let current = size, let width = fraction(0), let height = fraction(8),
+                       (1...current.width).contains(width), (1...current.height).contains(height) {
+                        size = PixelSize(width: width, height: height)
+                    }
+                case "irot":
+                    if let angle = property.number(at: 0, size: 1), angle & 1 == 1 { size = size?.transposed }
+                default: break
+                }
+            }
+            return size
+        }
+        return nil
+    }
+
+    /// The data of `item` as `iloc` locates it: extents in the file (construction method 0) or in
+    /// `idat` (1), concatenated.
+    static func data(of item: Int, _ iloc: BoxBytes, idat: BoxBytes?, file: FileDescriptor) -> [UInt8]? {
+        let version = iloc.version
+        guard let sizes = iloc.number(at: 4, size: 2), version <= 2 else { return nil }
+        let offsetSize = sizes >> 12, lengthSize = sizes >> 8 & 0xF, baseSize = sizes >> 4 & 0xF
+        let indexSize = version == 0 ? 0 : sizes & 0xF, idSize = version < 2 ? 2 : 4
+        guard let count = iloc.number(at: 6, size: version < 2 ? 2 : 4) else { return nil }
+        var at = version < 2 ? 8 : 10
+        for _ in 0..<min(count, 100_000) {
+            guard let id = iloc.number(at: at, size: idSize) else { return nil }
+            at += idSize
+            var method = 0
+            if version >= 1 {
+                guard let field = iloc.number(at: at, size: 2) else { return nil }
+                method = field & 0xF
+                at += 2
+            }
+            guard let base = iloc.number(at: at + 2, size: baseSize), let extents = iloc.number(at: at + 2 + baseSize, size: 2) else { return nil }
+            at += 2 + baseSize + 2
+            let extentSize = indexSize + offsetSize + lengthSize
+            defer { at += extents * extentSize }
+            guard id == item else { continue }
+            var data: [UInt8] = []
+            for k in 0..<extents {
+                let extent = at + k * extentSize + indexSize
+                guard let offset = iloc.number(at: extent, size: offsetSize), let length = iloc.number(at: extent + offsetSize, size: lengthSize),
+                      length > 0, length <= maxExifBytes - data.count else { return nil }
+                let (start, overflow) = base.addingReportingOverflow(offset)
+                guard !overflow else { return nil }
+                switch method {
+                case 0:
+                    guard let bytes = try? file.read(upTo: length, at: Int64(start)), bytes.count == length else { return nil }
+                    data += bytes
+                case 1:
+                    guard let bytes = idat?.bytes(at: start, count: length) else { return nil }
+                    data += bytes
+                default: return nil
+                }
+            }
+            return data
+        }
+        return nil
+    }
+}
+
+/// Big-endian numbers and child boxes of an ISO base media box's content, nil past its end.
+struct BoxBytes {
+    let bytes: ArraySlice<UInt8>
+
+    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+
+    /// A full box's version and flags (its first 4 bytes).
+    var version: Int { number(at: 0, size: 1) ?? -1 }
+    var flags: Int { number(at: 1, size: 3) ?? 0 }
+
+    /// An unsigned number of `size` bytes (0 to 8; 0 is 0, as for an absent iloc field).
+    func number(at offset: Int, size: Int) -> Int? {
+        guard size <= 8, let slice = bytes(at: offset, count: size) else { return nil }
+        let value = slice.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        return value <= UInt64(Int.max) ? Int(value) : nil
+    }
+
+    func fourCC(at offset: Int) -> String? { bytes(at: offset, count: 4).map { String(decoding: $0, as: UTF8.self) } }
+
+    func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8>? {
+        guard offset >= 0, count >= 0, count <= bytes.count, offset <= bytes.count - count else { return nil }
+        return bytes[(bytes.startIndex + offset)..<(bytes.startIndex + offset + count)]
+    }
+
+    /// The boxes that follow one another from `offset` to the end (size 0: to the end; 1: a
+    /// 64-bit size follows the type), their content without the header.
+    func children(from offset: Int) -> [(type: String, body: BoxBytes)] {
+        var result: [(type: String, body: BoxBytes)] = [], at = offset
+        while let size32 = number(at: at, size: 4), let type = fourCC(at: at + 4), result.count < 10_000 {
+            var size = size32, header = 8
+            if size == 1 {
+                guard let large = number(at: at + 8, size: 8) else { break }
+                (size, header) = (large, 16)
+            } else if size == 0 {
+                size = bytes.count - at
+            }
+            guard size >= header, let body = bytes(at: at + header, count: size - header) else { break }
+            result.append((type, BoxBytes(body)))
+            at += size
+        }
+        return result
+    }
+}
