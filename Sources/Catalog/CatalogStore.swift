@@ -69,6 +69,12 @@ public final class CatalogStore: Sendable {
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }
+        if version == 4 {
+            // Version 5 queues new photos for dating in its inserts, not by a trigger: the one
+            // step that needs no rescan.
+            try db.execute("DROP TRIGGER IF EXISTS photo_added; PRAGMA user_version = 5;")
+            return db
+        }
         // The catalog is derived from SOURCE: an older layout is dropped and scanned again.
         try db.execute("""
             BEGIN IMMEDIATE;

@@ -3,6 +3,7 @@ import Posix
 import Testing
 @testable import Catalog
 @testable import PhotoSource
+import SQLiteDatabase
 
 extension ScratchCatalog {
     /// Records properties for every photo not yet dated, each on the day `days` gives by file name.
@@ -100,5 +101,32 @@ extension ScratchCatalog {
         #expect(gone.contains(.inode(Node.day(20210704).inode)))
         #expect(catalog.names(.dates).isEmpty)
         #expect(catalog.store.node(forInode: Node.year(2020).inode) == nil)
+    }
+}
+
+/// A catalog of the version before (new photos queued by a trigger) is brought forward in place:
+/// nothing is rescanned, and a photo added afterwards is queued once, by the insert.
+struct CatalogUpgradeTests {
+    @Test func aVersion4CatalogKeepsItsRowsAndLosesItsTrigger() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("", [], subfolders: ["A"])
+        try catalog.apply("A", ["IMG_1.jpg"])
+        let before = try #require(catalog.node("groups/A/IMG_1"))
+        do {
+            let db = try Database(path: catalog.store.path)
+            try db.execute("""
+                CREATE TRIGGER photo_added AFTER INSERT ON photos BEGIN INSERT OR IGNORE INTO undated VALUES (new.id); END;
+                PRAGMA user_version = 4;
+                """)
+        }
+        try catalog.reopen()
+        #expect(catalog.node("groups/A/IMG_1") == before)
+        let db = try Database(path: catalog.store.path)
+        var version: Int64 = 0, triggers: Int64 = -1
+        try db.query("PRAGMA user_version") { version = $0.integer(0) }
+        try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'photo_added'") { triggers = $0.integer(0) }
+        #expect(version == 5 && triggers == 0)
+        try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
+        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 2)
     }
 }
