@@ -177,25 +177,22 @@ int aheif_decode(aheif_decoder *d, int thumbnail, const uint8_t **pixels, int *w
 
 const char *aheif_version(void) { return heif_get_version(); }
 
-/* ---- native planes, converted to RGB a row at a time ---- */
+/* ---- decoded planes, interleaved into 8-bit RGB(A) rows a row at a time ---- */
 
+/* One decoded plane and how its samples map to 8 bits: (sample - offset) * scale, 16.16 fixed point. */
 typedef struct {
-    const uint8_t *plane;
-    int stride, bits, wide; /* wide: 16-bit storage */
+    const uint8_t *base;
+    int stride, wide; /* wide: 16-bit storage */
+    int exact;        /* 8-bit full range: samples are the output as they are */
+    int32_t offset, scale;
 } plane_ref;
 
-
 struct aheif_rows {
-    struct heif_image *image;
     int width, height, channels, next;
-    int mono, shift_x, shift_y, interleaved;
-    plane_ref y, cb, cr, alpha;
+    int interleaved; /* libheif's interleaved RGB(A) (the fallback): rows copied as they are */
     const uint8_t *rgb;
     int rgb_stride;
-    float kr, kb, y_offset, y_scale, c_offset, c_scale;
-    int identity;
-    /* the same in 16.16 fixed point, 8-bit output scale folded in */
-    int32_t yo, co, ys, rv, gu, gv, bu;
+    plane_ref planes[4]; /* R, G, B (each the Y plane of a monochrome image), then alpha */
 };
 
 static struct aheif_rows *rows_of(aheif_decoder *d) {
@@ -203,178 +200,107 @@ static struct aheif_rows *rows_of(aheif_decoder *d) {
     return d->rows;
 }
 
-static int sample(const plane_ref *p, int x, int y) {
-    const uint8_t *row = p->plane + (size_t)y * (size_t)p->stride;
-    return p->wide ? ((const uint16_t *)row)[x] : row[x];
-}
-
-static int plane(struct heif_image *image, enum heif_channel channel, plane_ref *out) {
-    out->plane = heif_image_get_plane_readonly(image, channel, &out->stride);
-    if (!out->plane) return -1;
-    out->bits = heif_image_get_bits_per_pixel_range(image, channel);
+static int plane(struct heif_image *image, enum heif_channel channel, int full_range, int width, int height, plane_ref *out) {
+    memset(out, 0, sizeof *out);
+    int bits = heif_image_get_bits_per_pixel_range(image, channel);
+    out->base = heif_image_get_plane_readonly(image, channel, &out->stride);
+    if (!out->base || bits < 1 || bits > 16) return -1;
+    if (heif_image_get_width(image, channel) < width || heif_image_get_height(image, channel) < height) return -1;
     out->wide = heif_image_get_bits_per_pixel(image, channel) > 8;
-    if (out->bits < 1 || out->bits > 16) return -1;
+    double low = 0, high = (double)((1 << bits) - 1);
+    if (!full_range && bits >= 8) {
+        low = (double)(16 << (bits - 8));
+        high = (double)(235 << (bits - 8));
+    }
+    out->offset = (int32_t)low;
+    out->scale = (int32_t)(255.0 * 65536.0 / (high - low) + 0.5);
+    out->exact = !out->wide && out->offset == 0 && out->scale == 65536;
     return 0;
 }
 
+/* The range of a monochrome image's samples: its nclx (bitstream or colr), else full. */
+static int full_range_of(struct heif_image *image) {
+    struct heif_color_profile_nclx *nclx = NULL;
+    if (heif_image_get_nclx_color_profile(image, &nclx).code != heif_error_Ok || !nclx) return 1;
+    int full = nclx->full_range_flag;
+    heif_nclx_color_profile_free(nclx);
+    return full;
+}
 
 int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height, int *channels) {
     struct aheif_rows *r = rows_of(d);
     if (!r) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+    memset(r, 0, sizeof *r);
     struct heif_image_handle *handle = thumbnail && d->thumbnail ? d->thumbnail : d->primary;
     int alpha = heif_image_handle_has_alpha_channel(handle);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     if (!options) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
-    /* Y'CbCr 4:2:0, what HEIC and nearly every AVIF store: libheif hands the planes over as
-     * decoded (asked for "undefined", 1.15 converts to planar RGB 4:4:4 first). A 4:4:4 or
-     * monochrome source is converted to it by libheif. */
-    struct heif_error e = heif_decode_image(handle, &d->image, heif_colorspace_YCbCr, heif_chroma_420, options);
+    /* Left to choose, libheif 1.15 hands over planar RGB 4:4:4 (monochrome stays monochrome) after
+     * its one Y'CbCr-to-RGB conversion. Asking for Y'CbCr 4:2:0 makes it convert to RGB and back
+     * (a 20 MP AVIF: 0.30 s instead of 0.15 s), asking for interleaved RGB adds a pass. */
+    struct heif_error e = heif_decode_image(handle, &d->image, heif_colorspace_undefined, heif_chroma_undefined, options);
     heif_decoding_options_free(options);
     if (e.code != heif_error_Ok) return fail(d, "cannot decode the image", e);
     enum heif_colorspace space = heif_image_get_colorspace(d->image);
     enum heif_chroma chroma = heif_image_get_chroma_format(d->image);
-    int native = (space == heif_colorspace_YCbCr && (chroma == heif_chroma_420 || chroma == heif_chroma_422 || chroma == heif_chroma_444))
-              || (space == heif_colorspace_monochrome && chroma == heif_chroma_monochrome);
-    memset(r, 0, sizeof *r);
-    if (!native) {
+    int rgb = space == heif_colorspace_RGB && chroma == heif_chroma_444;
+    int mono = space == heif_colorspace_monochrome && chroma == heif_chroma_monochrome;
+    enum heif_channel first = rgb ? heif_channel_R : heif_channel_Y;
+    r->width = heif_image_get_width(d->image, first);
+    r->height = heif_image_get_height(d->image, first);
+    int full_range = rgb || full_range_of(d->image);
+    int planar = (rgb || mono) && r->width > 0 && r->height > 0;
+    enum heif_channel colours[3] = {rgb ? heif_channel_R : heif_channel_Y, rgb ? heif_channel_G : heif_channel_Y,
+                                    rgb ? heif_channel_B : heif_channel_Y};
+    for (int c = 0; planar && c < 3; c++)
+        planar = plane(d->image, colours[c], full_range, r->width, r->height, &r->planes[c]) == 0;
+    if (!planar) {
+        /* Another layout: libheif converts it to interleaved RGB(A), decoding again. */
         heif_image_release(d->image);
         d->image = NULL;
-        const uint8_t *pixels;
+        memset(r, 0, sizeof *r);
         int stride;
-        if (aheif_decode(d, thumbnail, &pixels, width, height, channels, &stride) != 0) return -1;
+        if (aheif_decode(d, thumbnail, &r->rgb, width, height, channels, &stride) != 0) return -1;
         r->interleaved = 1;
-        r->rgb = pixels;
         r->rgb_stride = stride;
         r->width = *width;
         r->height = *height;
         r->channels = *channels;
         return 0;
     }
-    r->mono = space == heif_colorspace_monochrome;
-    r->width = heif_image_get_width(d->image, heif_channel_Y);
-    r->height = heif_image_get_height(d->image, heif_channel_Y);
-    if (r->width <= 0 || r->height <= 0 || plane(d->image, heif_channel_Y, &r->y) != 0) {
-        snprintf(d->message, sizeof d->message, "decoded image has no luma plane");
-        return -1;
-    }
-    if (!r->mono) {
-        if (plane(d->image, heif_channel_Cb, &r->cb) != 0 || plane(d->image, heif_channel_Cr, &r->cr) != 0) {
-            snprintf(d->message, sizeof d->message, "decoded image has no chroma planes");
-            return -1;
-        }
-        r->shift_x = chroma != heif_chroma_444;
-        r->shift_y = chroma == heif_chroma_420;
-        int cw = heif_image_get_width(d->image, heif_channel_Cb), ch = heif_image_get_height(d->image, heif_channel_Cb);
-        if (cw < (r->width + r->shift_x) >> r->shift_x || ch < (r->height + r->shift_y) >> r->shift_y) {
-            snprintf(d->message, sizeof d->message, "chroma planes smaller than the image");
-            return -1;
-        }
-    }
-    r->channels = alpha && plane(d->image, heif_channel_Alpha, &r->alpha) == 0 &&
-                  heif_image_get_width(d->image, heif_channel_Alpha) >= r->width &&
-                  heif_image_get_height(d->image, heif_channel_Alpha) >= r->height ? 4 : 3;
-    /* The matrix and range the decoded image carries (bitstream or colr), else libheif's
-     * defaults for HEIF: BT.601, full range. */
-    int matrix = 6, full = 1;
-    struct heif_color_profile_nclx *nclx = NULL;
-    if (heif_image_get_nclx_color_profile(d->image, &nclx).code == heif_error_Ok && nclx) {
-        matrix = nclx->matrix_coefficients;
-        full = nclx->full_range_flag;
-        heif_nclx_color_profile_free(nclx);
-    }
-    r->identity = matrix == 0;
-    switch (matrix) {
-    case 1: r->kr = 0.2126f; r->kb = 0.0722f; break;
-    case 9: case 10: r->kr = 0.2627f; r->kb = 0.0593f; break;
-    case 4: r->kr = 0.30f; r->kb = 0.11f; break;
-    case 7: r->kr = 0.212f; r->kb = 0.087f; break;
-    default: r->kr = 0.299f; r->kb = 0.114f; break;
-    }
-    int bits = r->y.bits;
-    float max = (float)((1 << bits) - 1);
-    if (full) {
-        r->y_offset = 0; r->y_scale = 1.0f / max;
-        r->c_offset = (float)(1 << (bits - 1)); r->c_scale = 1.0f / max;
-    } else {
-        r->y_offset = (float)(16 << (bits - 8)); r->y_scale = 1.0f / (float)(219 << (bits - 8));
-        r->c_offset = (float)(128 << (bits - 8)); r->c_scale = 1.0f / (float)(224 << (bits - 8));
-    }
-    double k = 255.0 * 65536.0;
-    r->yo = (int32_t)r->y_offset;
-    r->co = (int32_t)r->c_offset;
-    r->ys = (int32_t)(k * r->y_scale + 0.5);
-    r->rv = (int32_t)(k * r->c_scale * 2 * (1 - r->kr) + 0.5);
-    r->bu = (int32_t)(k * r->c_scale * 2 * (1 - r->kb) + 0.5);
-    r->gu = (int32_t)(k * r->c_scale * 2 * (1 - r->kb) * r->kb / (1 - r->kr - r->kb) + 0.5);
-    r->gv = (int32_t)(k * r->c_scale * 2 * (1 - r->kr) * r->kr / (1 - r->kr - r->kb) + 0.5);
+    r->channels = alpha && plane(d->image, heif_channel_Alpha, 1, r->width, r->height, &r->planes[3]) == 0 ? 4 : 3;
     *width = r->width;
     *height = r->height;
     *channels = r->channels;
     return 0;
 }
 
-static inline uint8_t clamp16(int32_t v) {
-    v = (v + 32768) >> 16;
+static inline uint8_t to8(const plane_ref *p, const uint8_t *row, int x) {
+    int32_t v = p->wide ? ((const uint16_t *)row)[x] : row[x];
+    v = ((v - p->offset) * p->scale + 32768) >> 16;
     return v < 0 ? 0 : v > 255 ? 255 : (uint8_t)v;
-}
-
-/* Y'CbCr (not identity, no alpha) to RGB in fixed point: the common case, kept tight. */
-#define CONVERT_ROW(T)                                                                                  \
-    do {                                                                                                \
-        const T *yp = (const T *)(r->y.plane + (size_t)y * (size_t)r->y.stride);                        \
-        const T *up = (const T *)(r->cb.plane + (size_t)(y >> r->shift_y) * (size_t)r->cb.stride);      \
-        const T *vp = (const T *)(r->cr.plane + (size_t)(y >> r->shift_y) * (size_t)r->cr.stride);      \
-        for (int x = 0; x < r->width; x++) {                                                            \
-            int cx = x >> r->shift_x;                                                                   \
-            int32_t Y = ((int32_t)yp[x] - r->yo) * r->ys;                                               \
-            int32_t U = (int32_t)up[cx] - r->co, V = (int32_t)vp[cx] - r->co;                           \
-            uint8_t *p = out + (size_t)x * 3;                                                           \
-            p[0] = clamp16(Y + r->rv * V);                                                              \
-            p[1] = clamp16(Y - r->gu * U - r->gv * V);                                                  \
-            p[2] = clamp16(Y + r->bu * U);                                                              \
-        }                                                                                               \
-    } while (0)
-
-static inline uint8_t to8(float v) {
-    v = v * 255.0f + 0.5f;
-    return v <= 0 ? 0 : v >= 255 ? 255 : (uint8_t)v;
 }
 
 int aheif_read_rows(aheif_decoder *d, uint8_t *rows, int max_rows, int *rows_read) {
     struct aheif_rows *r = rows_of(d);
     *rows_read = 0;
     if (!r || (!r->interleaved && !d->image)) { snprintf(d->message, sizeof d->message, "nothing decoded"); return -1; }
-    int done = 0;
-    size_t rowbytes = (size_t)r->width * (size_t)r->channels;
+    int done = 0, n = r->channels;
+    size_t rowbytes = (size_t)r->width * (size_t)n;
     while (done < max_rows && r->next < r->height) {
         uint8_t *out = rows + (size_t)done * rowbytes;
         int y = r->next;
         if (r->interleaved) {
             memcpy(out, r->rgb + (size_t)y * (size_t)r->rgb_stride, rowbytes);
-        } else if (!r->mono && !r->identity && r->channels == 3 && r->y.wide == r->cb.wide && r->y.wide == r->cr.wide) {
-            if (r->y.wide) CONVERT_ROW(uint16_t); else CONVERT_ROW(uint8_t);
         } else {
-            float alpha_max = r->channels == 4 ? (float)((1 << r->alpha.bits) - 1) : 1;
-            for (int x = 0; x < r->width; x++) {
-                float Y = ((float)sample(&r->y, x, y) - r->y_offset) * r->y_scale, R, G, B;
-                if (r->mono) {
-                    R = G = B = Y;
+            for (int c = 0; c < n; c++) {
+                const plane_ref *p = &r->planes[c];
+                const uint8_t *row = p->base + (size_t)y * (size_t)p->stride;
+                if (p->exact) {
+                    for (int x = 0; x < r->width; x++) out[(size_t)x * n + c] = row[x];
                 } else {
-                    int cx = x >> r->shift_x, cy = y >> r->shift_y;
-                    float U = ((float)sample(&r->cb, cx, cy) - r->c_offset) * r->c_scale;
-                    float V = ((float)sample(&r->cr, cx, cy) - r->c_offset) * r->c_scale;
-                    if (r->identity) {
-                        /* GBR: Y holds G, Cb holds B, Cr holds R (full-range samples) */
-                        G = Y; B = U + 0.5f; R = V + 0.5f;
-                    } else {
-                        R = Y + 2.0f * (1.0f - r->kr) * V;
-                        B = Y + 2.0f * (1.0f - r->kb) * U;
-                        G = (Y - r->kr * R - r->kb * B) / (1.0f - r->kr - r->kb);
-                    }
+                    for (int x = 0; x < r->width; x++) out[(size_t)x * n + c] = to8(p, row, x);
                 }
-                uint8_t *p = out + (size_t)x * (size_t)r->channels;
-                p[0] = to8(R); p[1] = to8(G); p[2] = to8(B);
-                if (r->channels == 4) p[3] = to8((float)sample(&r->alpha, x, y) / alpha_max);
             }
         }
         r->next++;

@@ -55,10 +55,12 @@ extension Renderer {
         // The decoders' versions: their output can change without the JPEG sample's changing.
         var hashed = Array(Renderer.decoderVersions.utf8)
         do {
-            let file = try FileDescriptor.memoryFile(holding: try BuiltInImages.fingerprintSample())
-            defer { file.close() }
-            for side in [24, 100] {
-                hashed += try Renderer().render(file, spec: RenditionSpec(longestSide: side), name: "fingerprint sample").jpeg
+            for sample in [try BuiltInImages.fingerprintSample(), FingerprintSamples.avif, FingerprintSamples.heic10Bit] {
+                let file = try FileDescriptor.memoryFile(holding: sample)
+                defer { file.close() }
+                for side in [24, 100] {
+                    hashed += try Renderer().render(file, spec: RenditionSpec(longestSide: side), name: "fingerprint sample").jpeg
+                }
             }
         } catch {
             Log.warning("cannot fingerprint the renderer (\(error)); renditions will not be shared with other builds")

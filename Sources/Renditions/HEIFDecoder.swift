@@ -40,14 +40,14 @@ final class HEIFDecoder {
     deinit { aheif_decoder_free(decoder) }
 
     /// Bytes a whole decode of `size` holds at its peak, estimated from the header. Our own copy
-    /// is the 4:2:0 planes (1.5 bytes a pixel at 8 bits, 3 deeper); the codecs hold more. Peak RSS
+    /// is libheif's planar RGB (3 bytes a pixel at 8 bits, 6 deeper); the codecs hold more. Peak RSS
     /// less the idle process (22 MB), one core: 12 MP HEIC grids 4.6 bytes a pixel, a 16 MP one 5.9,
-    /// a 20 MP 8-bit AVIF 4.5, a 20 MP 10-bit AVIF 14.9. Hence 7 and 16.
+    /// a 20 MP 8-bit AVIF 4.5, a 20 MP 10-bit AVIF 12.8. Hence 7 and 16.
     func decodeBytes(_ size: PixelSize) -> Int {
         size.width * size.height * (bitDepth > 8 ? 16 : 7) + (16 << 20)
     }
 
-    /// Decodes the primary image or the thumbnail item to native planes, read as 8-bit RGB(A) rows.
+    /// Decodes the primary image or the thumbnail item to planes, read as 8-bit RGB(A) rows.
     func decode(thumbnail: Bool, format: String) throws(RenditionError) -> RowSource {
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
         guard aheif_decode_planes(decoder, thumbnail ? 1 : 0, &width, &height, &channels) == 0, width > 0, height > 0 else {

@@ -44,6 +44,11 @@ import Posix
         // profile. Added with that change; the entries above have no profile, so their bytes did not change.
         ("formats/Nikon_D1X_AdobeRGB.jpg", 256, "925982adccb9aca49dfb525a9f10baf84637d9f886f0fa202df1616cc9673efb"),
         ("formats/iPhone13mini_P3_gainmap.jpg", 256, "e651ff3699b4e32d6f997f8d6fb9bd799a4f03b683bea3c71e4eea2d3fb1637d"),
+        // HEIF family, pinned when libheif's own Y'CbCr-to-RGB conversion replaced ours (libheif 1.15,
+        // dav1d 1.0, libde265 1.0): 8-bit AVIF with irot, 10-bit AVIF, 8-bit HEIC grid.
+        ("formats/kimono_rotate90.avif", 256, "a924fee05e144c884eb52a0abdae601d9a995081f66890252bb20e4909d9c943"),
+        ("formats/fox_10bit.avif", 256, "9169f44d2389148d87e57cbd511e6d1aae4ca31bdd4a446835fa66329a827477"),
+        ("formats/cheers_1440x960.heic", 1920, "75dace5b1d44cecccade1ad784d2a11eb905f4d6b642d12d879fe355c2cc679e"),
     ]
 
     @Test(arguments: golden.map { Golden(file: $0.file, box: $0.box, sha256: $0.sha256) })
@@ -57,6 +62,17 @@ import Posix
     @Test func theGoldenTableCoversTwoSizes() {
         #expect(Set(Self.golden.map(\.box)) == [256, 1920])
         #expect(Set(Self.golden.map(\.file)).count >= 5)
+    }
+
+    /// The fingerprint also renders HEIF-family samples (a change in the HEIF bridge changes no JPEG's
+    /// bytes); one that failed would leave every process a fingerprint of its own, sharing no cache.
+    @Test func theFingerprintSamplesRender() throws {
+        for sample in [FingerprintSamples.avif, FingerprintSamples.heic10Bit] {
+            let file = try FileDescriptor.memoryFile(holding: sample)
+            defer { file.close() }
+            let rendition = try Renderer().render(file, spec: RenditionSpec(longestSide: 24), name: "fingerprint sample")
+            #expect(rendition.size == PixelSize(width: 24, height: 16))
+        }
     }
 
     struct Golden: Sendable, CustomTestStringConvertible {

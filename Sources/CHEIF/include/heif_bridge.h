@@ -29,11 +29,11 @@ const char *aheif_error(const aheif_decoder *d);
 int aheif_read_header(aheif_decoder *d, aheif_header *out);
 /* The primary image's ICC profile, owned by the decoder, or NULL. */
 int aheif_icc(aheif_decoder *d, const uint8_t **data, size_t *length);
-/* Decodes the primary image (thumbnail = 0) or the largest thumbnail (1) to its native planes
- * (Y'CbCr at its own bit depth, or monochrome) and reports the size and channels (3 or 4) of the
- * 8-bit RGB(A) rows aheif_read_rows makes from them: the whole image is held once, at 1.5 bytes a
- * pixel for 8-bit 4:2:0 (twice that deeper), not again as RGB. Sources in other layouts are
- * converted by libheif to interleaved RGB(A) instead. */
+/* Decodes the primary image (thumbnail = 0) or the largest thumbnail (1) to the planes libheif
+ * makes when left to choose (planar RGB 4:4:4 or monochrome, at the source's bit depth) and
+ * reports the size and channels (3 or 4) of the 8-bit RGB(A) rows aheif_read_rows makes from
+ * them: the whole image is held once as planes, not again as interleaved RGB. Other layouts are
+ * decoded again by libheif to interleaved RGB(A). */
 int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height, int *channels);
 /* Up to max_rows rows of width*channels bytes, top to bottom. */
 int aheif_read_rows(aheif_decoder *d, uint8_t *rows, int max_rows, int *rows_read);
