@@ -22,17 +22,22 @@ struct aheif_decoder {
 
 static int64_t r_position(void *user) { return ((aheif_decoder *)user)->position; }
 
+/* A read that fails (an I/O error, or the file shorter than when it was opened) is recorded in
+   read_errno and handed to libheif as zeros: libheif 1.15 asserts, and so aborts the whole
+   process, when its reader fails while it opens a file. Every call into libheif that reads is
+   followed by a check of read_errno (see `checked`). */
 static int r_read(void *data, size_t size, void *user) {
     aheif_decoder *d = user;
     size_t done = 0;
-    while (done < size) {
+    while (done < size && !d->read_errno) {
         ssize_t n = pread(d->fd, (char *)data + done, size - done, (off_t)(d->position + (int64_t)done));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) d->read_errno = errno;
-        if (n <= 0) return -1;
-        done += (size_t)n;
+        else if (n == 0) d->read_errno = EIO;
+        else done += (size_t)n;
     }
-    d->position += (int64_t)done;
+    if (done < size) memset((char *)data + done, 0, size - done);
+    d->position += (int64_t)size;
     return 0;
 }
 
@@ -57,6 +62,12 @@ static int fail(aheif_decoder *d, const char *what, struct heif_error e) {
     }
     snprintf(d->message, sizeof d->message, "%s: %s", what, e.message ? e.message : "libheif error");
     return -1;
+}
+
+/* libheif's answer, made an error when a read failed under it (it saw zeros, not the file). */
+static struct heif_error checked(aheif_decoder *d, struct heif_error e) {
+    if (e.code == heif_error_Ok && d->read_errno) e.code = heif_error_Invalid_input;
+    return e;
 }
 
 aheif_decoder *aheif_decoder_new(int fd) {
@@ -85,7 +96,7 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
     d->size = st.st_size;
     d->context = heif_context_alloc();
     if (!d->context) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
-    struct heif_error e = heif_context_read_from_reader(d->context, &reader, d, NULL);
+    struct heif_error e = checked(d, heif_context_read_from_reader(d->context, &reader, d, NULL));
     if (e.code != heif_error_Ok) return fail(d, "cannot read the container", e);
     e = heif_context_get_primary_image_handle(d->context, &d->primary);
     if (e.code != heif_error_Ok) return fail(d, "no primary image", e);
@@ -156,8 +167,8 @@ int aheif_decode(aheif_decoder *d, int thumbnail, const uint8_t **pixels, int *w
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     if (!options) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
     options->convert_hdr_to_8bit = 1;
-    struct heif_error e = heif_decode_image(handle, &d->image, heif_colorspace_RGB,
-                                            alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options);
+    struct heif_error e = checked(d, heif_decode_image(handle, &d->image, heif_colorspace_RGB,
+                                            alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options));
     heif_decoding_options_free(options);
     if (e.code != heif_error_Ok) return fail(d, "cannot decode the image", e);
     int s = 0;
@@ -238,7 +249,7 @@ int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height
     /* Left to choose, libheif 1.15 hands over planar RGB 4:4:4 (monochrome stays monochrome) after
      * its one Y'CbCr-to-RGB conversion. Asking for Y'CbCr 4:2:0 makes it convert to RGB and back
      * (a 20 MP AVIF: 0.30 s instead of 0.15 s), asking for interleaved RGB adds a pass. */
-    struct heif_error e = heif_decode_image(handle, &d->image, heif_colorspace_undefined, heif_chroma_undefined, options);
+    struct heif_error e = checked(d, heif_decode_image(handle, &d->image, heif_colorspace_undefined, heif_chroma_undefined, options));
     heif_decoding_options_free(options);
     if (e.code != heif_error_Ok) return fail(d, "cannot decode the image", e);
     enum heif_colorspace space = heif_image_get_colorspace(d->image);

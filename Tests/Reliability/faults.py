@@ -262,3 +262,48 @@ def source_rewritten_while_read(checks):
     finally:
         scratch.close()
     return problems
+
+
+# One sample of each decoder path (the renderer's C bridges, and libheif's own parsing).
+READ_ERROR_SAMPLES = ["formats/Nikon_D5300_small.heic", "formats/Canon_70D_8bit.avif", "formats/DisplayP3_iCCP_eXIf.png",
+                      "formats/iPhoneX_exif_orient6.webp", "formats/rgb16_deflate.tiff", "formats/hopper.gif",
+                      "raw/Nikon_Z9_jxl.dng", "cameras/Kodak_DX4330.jpg"]
+
+
+def read_errors_mid_decode(checks):
+    """A read that fails part-way through a photo (a disk going bad, unplugged) is that photo's
+    error, never the process's end: `assetfs render` of one sample of every decoder, with every
+    pread failing from the Nth on (an LD_PRELOAD shim), for every N the render makes."""
+    scratch = Scratch("read-errors")
+    problems = []
+    try:
+        compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+        if not compiler:
+            return ["no C compiler (cc, gcc or clang) to build the fault-injection shim"]
+        shim = os.path.join(scratch.path, "failing_pread.so")
+        source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "inject", "failing_pread.c")
+        subprocess.run([compiler, "-shared", "-fPIC", "-O1", "-o", shim, source, "-ldl"], check=True)
+        output = os.path.join(scratch.path, "out.jpg")
+        renders = 0
+        for sample in READ_ERROR_SAMPLES:
+            photo = os.path.join(TESTDATA, sample)
+            count_file = os.path.join(scratch.path, "count")
+            environment = dict(os.environ, LD_PRELOAD=shim, COUNT_FILE=count_file)
+            subprocess.run([BINARY, "render", "--size", "256", photo, output], env=environment,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120)
+            with open(count_file) as f:
+                total = int(f.read())
+            step = 3 if QUICK else 1
+            for fail_after in range(0, total, step):
+                result = subprocess.run([BINARY, "render", "--size", "256", photo, output],
+                                        env=dict(environment, FAIL_AFTER=str(fail_after)),
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=120)
+                renders += 1
+                if result.returncode not in (0, 1):
+                    message = result.stderr.decode(errors="replace").strip().splitlines()[:1]
+                    problems.append(f"{sample}: preads failing from #{fail_after + 1} of {total}: exit {result.returncode} {message}")
+                    break
+        checks.figure(f"read errors: {renders} renders of {len(READ_ERROR_SAMPLES)} formats with preads failing part-way")
+    finally:
+        scratch.close()
+    return problems
