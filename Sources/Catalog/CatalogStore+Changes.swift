@@ -37,9 +37,7 @@ extension CatalogStore {
     /// all or nothing (a savepoint); readers see the batch when it commits.
     public func batch(_ body: () -> Void) {
         let begun = writer.withLock { db in (try? db.execute("BEGIN IMMEDIATE")) != nil }
-        inBatch.store(begun, ordering: .relaxed)
         body()
-        inBatch.store(false, ordering: .relaxed)
         if begun {
             writer.withLock { db in
                 do throws(DatabaseError) { try db.execute("COMMIT") } catch {
@@ -50,19 +48,20 @@ extension CatalogStore {
         }
     }
 
-    /// One change, all or nothing: its own transaction, or a savepoint inside a batch.
-    private func change<R>(_ body: (Database) throws(DatabaseError) -> R) throws(DatabaseError) -> R {
-        let nested = inBatch.load(ordering: .relaxed)
-        return try writer.withLock { db throws(DatabaseError) in
+    /// One change, all or nothing: its own transaction, or a savepoint inside a batch that is
+    /// open (another thread's scan: the background reading of properties writes beside it).
+    func change<R>(_ body: (Database) throws(DatabaseError) -> R) throws(DatabaseError) -> R {
+        try writer.withLock { db throws(DatabaseError) in
+            let nested = db.isInTransaction
             // Prepared once (`query`), not parsed for every folder (`execute`).
-            try db.query(nested ? "SAVEPOINT folder" : "BEGIN IMMEDIATE")
+            try db.query(nested ? "SAVEPOINT change" : "BEGIN IMMEDIATE")
             do throws(DatabaseError) {
                 let result = try body(db)
-                try db.query(nested ? "RELEASE folder" : "COMMIT")
+                try db.query(nested ? "RELEASE change" : "COMMIT")
                 return result
             } catch {
-                try? db.execute(nested ? "ROLLBACK TO folder" : "ROLLBACK")
-                if nested { try? db.execute("RELEASE folder") }
+                try? db.execute(nested ? "ROLLBACK TO change" : "ROLLBACK")
+                if nested { try? db.execute("RELEASE change") }
                 throw error
             }
         }

@@ -82,19 +82,12 @@ extension CatalogStore {
     /// version of the readers (a newer one may find more in the same files: EXIF in a HEIC that
     /// an older one dated by its mtime). What is stored stays shown until it is read again.
     public func readPropertiesAgain(unlessReadBy reader: Int) throws(DatabaseError) {
-        try writer.withLock { db throws(DatabaseError) in
-            try db.execute("BEGIN IMMEDIATE")
-            do throws(DatabaseError) {
-                var stored: Int64?
-                try db.query("SELECT value FROM meta WHERE key = 'properties_reader'") { stored = $0.integer(0) }
-                if stored != Int64(reader) {
-                    try db.execute("INSERT OR IGNORE INTO undated SELECT photo FROM properties")
-                    try db.query("INSERT OR REPLACE INTO meta(key, value) VALUES ('properties_reader', ?)", [.integer(Int64(reader))])
-                }
-                try db.execute("COMMIT")
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
+        try change { db throws(DatabaseError) in
+            var stored: Int64?
+            try db.query("SELECT value FROM meta WHERE key = 'properties_reader'") { stored = $0.integer(0) }
+            if stored != Int64(reader) {
+                try db.execute("INSERT OR IGNORE INTO undated SELECT photo FROM properties")
+                try db.query("INSERT OR REPLACE INTO meta(key, value) VALUES ('properties_reader', ?)", [.integer(Int64(reader))])
             }
         }
     }
@@ -129,19 +122,12 @@ extension CatalogStore {
     @discardableResult
     public func record(_ batch: [(photo: PhotoRow, properties: Properties)]) throws(DatabaseError) -> [Invalidation] {
         guard !batch.isEmpty else { return [] }
-        return try writer.withLock { db throws(DatabaseError) in
-            try db.execute("BEGIN IMMEDIATE")
-            do throws(DatabaseError) {
-                var invalidations: Set<Invalidation> = []
-                for (photo, properties) in batch {
-                    try record(photo, properties, db, into: &invalidations)
-                }
-                try db.execute("COMMIT")
-                return Array(invalidations)
-            } catch {
-                try? db.execute("ROLLBACK")
-                throw error
+        return try change { db throws(DatabaseError) in
+            var invalidations: Set<Invalidation> = []
+            for (photo, properties) in batch {
+                try record(photo, properties, db, into: &invalidations)
             }
+            return Array(invalidations)
         }
     }
 

@@ -2,7 +2,6 @@ import Glibc
 import PhotoSource
 import Posix
 import SQLiteDatabase
-import Synchronization
 
 /// The virtual tree, persisted per SOURCE in SQLite: folders (albums), photos with their identity
 /// and ownership, the names shown and the row ids inode numbers are made of. A remount serves it
@@ -20,8 +19,6 @@ public final class CatalogStore: Sendable {
     /// rows several times per entry. Valid while SQLite's `data_version` on the reader connection
     /// stays the same, i.e. until anyone (this process's writer, another process) commits.
     private let recent = Locked(RecentRows())
-    /// Whether the writer connection is inside a `batch` transaction.
-    let inBatch = Atomic<Bool>(false)
     private static let schemaVersion = 5
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is

@@ -113,6 +113,9 @@ public final class Database: @unchecked Sendable {
         return bytes
     }
 
+    /// Whether a transaction is open on this connection (`BEGIN` without its `COMMIT` yet).
+    public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
     /// The rowid of the last row inserted on this connection.
     public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }
 

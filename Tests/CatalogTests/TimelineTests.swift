@@ -104,6 +104,25 @@ extension ScratchCatalog {
     }
 }
 
+/// Properties are read in the background while a scan writes batches on the same connection:
+/// what is recorded then joins the open batch (a savepoint) instead of failing to begin a
+/// transaction of its own (which lost the dates read during every verification).
+struct PropertiesBesideABatchTests {
+    @Test func propertiesRecordedWhileABatchIsOpenAreKept() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["IMG_1.jpg"])
+        var recorded: Result<[Invalidation], Error>?
+        catalog.store.batch {
+            _ = try? catalog.apply("B", ["IMG_2.jpg"])
+            recorded = Result { try catalog.date(["IMG_1.jpg": 20240115, "IMG_2.jpg": 20240116]) }
+        }
+        // The reader saw only what was committed before the batch: IMG_1 is dated, inside it.
+        #expect((try recorded?.get())?.isEmpty == false)
+        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).map { text($0.photo.fileName) } == ["IMG_2.jpg"])
+        #expect(catalog.names(.year(2024)) == ["2024-01-15"])
+    }
+}
+
 /// A catalog of the version before (new photos queued by a trigger) is brought forward in place:
 /// nothing is rescanned, and a photo added afterwards is queued once, by the insert.
 struct CatalogUpgradeTests {
