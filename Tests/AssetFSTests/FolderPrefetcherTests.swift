@@ -1,5 +1,4 @@
 import Posix
-import Synchronization
 import Testing
 @testable import AssetFS
 @testable import PhotoSource
@@ -15,7 +14,8 @@ struct FolderPrefetcherTests {
     }
 
     @Test func everyFolderIsReadOnceAndComesBackAsRead() {
-        let reads = Mutex<[FilePath: Int]>([:])
+        // Locked (a pthread mutex), not Synchronization.Mutex, whose futex hand-off TSan does not model.
+        let reads = Locked<[FilePath: Int]>([:])
         let prefetcher = FolderPrefetcher(threads: 2, limit: 8) { folder in
             reads.withLock { $0[folder, default: 0] += 1 }
             guard folder != FilePath("missing") else { return .failure(.notFound) }
