@@ -1,4 +1,4 @@
-// libFuzzer entry point for the downscaler (`Renditions.Renderer`). Built by Fuzz/build.sh,
+// libFuzzer entry point for the downscaler (`Renditions.Renderer`) and the properties readers. Built by Fuzz/build.sh,
 // not by SwiftPM. Each input is written to an unlinked scratch file (the renderer reads by pread
 // from a descriptor; memfd_create is hidden behind _GNU_SOURCE in Swift's Glibc module, so the
 // file lives in /dev/shm, a tmpfs, when there is one) and rendered at two sizes.
@@ -7,6 +7,7 @@
 // with the input saved.
 import Glibc
 import PhotoSource
+import PhotoProperties
 import Posix
 import Renditions
 
@@ -66,5 +67,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         // Every path out of render must give its coefficient-memory reservation back.
         precondition(budget.unused == budget.capacity, "memory budget leaked: \(budget.capacity - budget.unused) bytes still reserved")
     }
+    // The properties readers parse the same containers by themselves (HEIF's meta box, TIFF
+    // IFDs, RIFF and PNG chunks, CR3 boxes): they never fail, so only a crash or hang is a bug.
+    let head = Array(UnsafeBufferPointer(start: data, count: min(size, SourceFormat.headLength)))
+    let format = SourceFormat.sniff(head, fileName: Array((onlyFormat == .raw ? "input.nef" : "input").utf8))
+    let properties = PhotoProperties.read(from: file, modificationNanoseconds: 0, format: format)
+    precondition(properties.width.map { $0 > 0 } ?? true && properties.height.map { $0 > 0 } ?? true,
+                 "properties with a size that is not positive: \(String(describing: properties.width))x\(String(describing: properties.height))")
     return 0
 }

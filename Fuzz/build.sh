@@ -63,9 +63,10 @@ module Posix "${FUZZ[@]}"
 module PhotoSource "${FUZZ[@]}"
 module RenditionsKernels "${EDGES_ONLY[@]}"
 module Renditions "${EDGES_ONLY[@]}"
+module PhotoProperties "${FUZZ[@]}"
 
 echo "fuzz: linking render-fuzzer" >&2
 swiftc "${SWIFTFLAGS[@]}" "${FUZZ[@]}" -module-name RenderFuzzer "$ROOT/Fuzz/RenderFuzzer.swift" \
-    "$OUT/Posix.o" "$OUT/PhotoSource.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "${OBJECTS[@]}" "${LIBS[@]}" \
+    "$OUT/Posix.o" "$OUT/PhotoSource.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "$OUT/PhotoProperties.o" "${OBJECTS[@]}" "${LIBS[@]}" \
     -use-ld=lld -o "$OUT/render-fuzzer"
 echo "$OUT/render-fuzzer"

@@ -52,7 +52,9 @@ esac
 export FUZZ_FORMAT="$FORMAT"
 echo "fuzz${FORMAT:+ $FORMAT}: $(ls "$BUILD/seeds" | wc -l) seeds, $(ls "$CORPUS" | wc -l) inputs in the kept corpus, ${SECONDS_TO_RUN}s" >&2
 
-# New inputs go to the first folder (corpus); the seeds are only read.
+# New inputs go to the first folder (corpus); the seeds are only read. Leaks inside the system
+# libraries that are not ours are suppressed (Fuzz/lsan.supp says which and why).
+export LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$ROOT/Fuzz/lsan.supp:print_suppressions=0"
 status=0
 "$FUZZER" "$CORPUS" "$BUILD/seeds" \
     -max_total_time="$SECONDS_TO_RUN" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \

@@ -64,6 +64,13 @@ static int fail(aheif_decoder *d, const char *what, struct heif_error e) {
     return -1;
 }
 
+/* Drops the image of an earlier decode: a render may decode twice (the thumbnail item, then the
+   primary image when the thumbnail fails), and heif_decode_image overwrites its out pointer. */
+static void release_image(aheif_decoder *d) {
+    if (d->image) heif_image_release(d->image);
+    d->image = NULL;
+}
+
 /* libheif's answer, made an error when a read failed under it (it saw zeros, not the file). */
 static struct heif_error checked(aheif_decoder *d, struct heif_error e) {
     if (e.code == heif_error_Ok && d->read_errno) e.code = heif_error_Invalid_input;
@@ -138,8 +145,11 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
         }
     }
     if (out->colour == AHEIF_COLOUR_NONE) {
+        /* Freed whatever the answer: libheif 1.15 can allocate the profile and still fail. */
         struct heif_color_profile_nclx *nclx = NULL;
-        if (heif_image_handle_get_nclx_color_profile(d->primary, &nclx).code == heif_error_Ok && nclx) {
+        struct heif_error got = heif_image_handle_get_nclx_color_profile(d->primary, &nclx);
+        if (got.code != heif_error_Ok && nclx) { heif_nclx_color_profile_free(nclx); nclx = NULL; }
+        if (nclx) {
             out->colour = AHEIF_COLOUR_NCLX;
             out->primaries = nclx->color_primaries;
             out->transfer = nclx->transfer_characteristics;
@@ -167,6 +177,7 @@ int aheif_decode(aheif_decoder *d, int thumbnail, const uint8_t **pixels, int *w
     struct heif_decoding_options *options = heif_decoding_options_alloc();
     if (!options) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
     options->convert_hdr_to_8bit = 1;
+    release_image(d);
     struct heif_error e = checked(d, heif_decode_image(handle, &d->image, heif_colorspace_RGB,
                                             alpha ? heif_chroma_interleaved_RGBA : heif_chroma_interleaved_RGB, options));
     heif_decoding_options_free(options);
@@ -232,7 +243,8 @@ static int plane(struct heif_image *image, enum heif_channel channel, int full_r
 /* The range of a monochrome image's samples: its nclx (bitstream or colr), else full. */
 static int full_range_of(struct heif_image *image) {
     struct heif_color_profile_nclx *nclx = NULL;
-    if (heif_image_get_nclx_color_profile(image, &nclx).code != heif_error_Ok || !nclx) return 1;
+    struct heif_error got = heif_image_get_nclx_color_profile(image, &nclx);
+    if (got.code != heif_error_Ok || !nclx) { heif_nclx_color_profile_free(nclx); return 1; }
     int full = nclx->full_range_flag;
     heif_nclx_color_profile_free(nclx);
     return full;
@@ -249,6 +261,7 @@ int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height
     /* Left to choose, libheif 1.15 hands over planar RGB 4:4:4 (monochrome stays monochrome) after
      * its one Y'CbCr-to-RGB conversion. Asking for Y'CbCr 4:2:0 makes it convert to RGB and back
      * (a 20 MP AVIF: 0.30 s instead of 0.15 s), asking for interleaved RGB adds a pass. */
+    release_image(d);
     struct heif_error e = checked(d, heif_decode_image(handle, &d->image, heif_colorspace_undefined, heif_chroma_undefined, options));
     heif_decoding_options_free(options);
     if (e.code != heif_error_Ok) return fail(d, "cannot decode the image", e);
@@ -267,8 +280,6 @@ int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height
         planar = plane(d->image, colours[c], full_range, r->width, r->height, &r->planes[c]) == 0;
     if (!planar) {
         /* Another layout: libheif converts it to interleaved RGB(A), decoding again. */
-        heif_image_release(d->image);
-        d->image = NULL;
         memset(r, 0, sizeof *r);
         int stride;
         if (aheif_decode(d, thumbnail, &r->rgb, width, height, channels, &stride) != 0) return -1;

@@ -18,4 +18,18 @@ import Testing
         }
         #expect(clock.now - start < .seconds(30), "hang guard")
     }
+
+    /// A damaged AVIF whose nclx colour profile libheif allocates and then refuses: the profile
+    /// must be freed on that answer too (a leak AddressSanitizer reports in bench/sanitize.sh).
+    @Test func aRefusedColourProfileIsFreed() {
+        let path = FilePath(Self.crashes + "/leak-nclx-profile-on-error.avif")
+        for size in [64, 1920] {
+            do {
+                let rendition = try Renderer().render(path, spec: RenditionSpec(longestSide: size))
+                #expect(max(rendition.size.width, rendition.size.height) <= size)
+            } catch {
+                #expect(!error.reason.isEmpty)
+            }
+        }
+    }
 }
