@@ -82,6 +82,14 @@ public final class AssetFileSystem: Sendable {
         attributes(of: node, completion: completion)
     }
 
+    /// The attributes of `inode` when they are known without rendering: a folder's or an
+    /// original's; nil for a rendition (its size may need a render) or an unknown inode. What a
+    /// listing with attributes (READDIRPLUS) gives, so listing still never renders.
+    public func attributesWithoutRendering(_ inode: UInt64) -> Attributes? {
+        guard let node = catalog.node(forInode: inode), renditionTarget(for: node) == nil else { return nil }
+        return plainAttributes(of: node)
+    }
+
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered first.
     private func attributes(of node: Node, completion: @escaping AttributesCompletion) {
         guard let unsized = plainAttributes(of: node) else { return completion(.failure(.notFound)) }

@@ -115,21 +115,12 @@ final class FUSEOperations: Sendable {
             fuse_reply_open(req, fi)
         }
         ops.readdir = { req, ino, size, offset, _ in
-            let request = Request(raw: req!)
-            // Kernel offsets 1 and 2 are "." and ".."; entries carry their cookie + 2. One page is
-            // one query for about as many entries as fit: a big folder is never listed whole.
-            // Every d_ino is the st_ino a lookup of the name gives (NFS finds a handle's name by it);
-            // ".."'s is asked for only on the page that holds it.
-            var dots: [ListingEntry] = []
-            if offset < 1 { dots.append(ListingEntry(name: [0x2E], inode: UInt64(ino), isDirectory: true, cookie: -1)) }
-            if offset < 2 {
-                let parent = (try? request.adapter.fileSystem.parent(of: UInt64(ino)).get()) ?? UInt64(ino)
-                dots.append(ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0))
-            }
-            switch request.adapter.fileSystem.list(UInt64(ino), after: max(0, Int64(offset) - 2), limit: size / 32 + 1) {
-            case .failure(let error): request.reply(error: error)
-            case .success(let entries): request.reply(bytes: FUSEOperations.directoryBuffer(req!, dots + entries, size: size))
-            }
+            FUSEOperations.list(Request(raw: req!), UInt64(ino), size: size, offset: Int64(offset), withAttributes: false)
+        }
+        // The same pages with each entry's attributes where they cost no render (folders,
+        // originals): `ls -l` and file managers of a big album need no LOOKUP per asset folder.
+        ops.readdirplus = { req, ino, size, offset, _ in
+            FUSEOperations.list(Request(raw: req!), UInt64(ino), size: size, offset: Int64(offset), withAttributes: true)
         }
         ops.statfs = { req, _ in
             let request = Request(raw: req!)
@@ -161,22 +152,62 @@ final class FUSEOperations: Sendable {
         return ops
     }
 
-    /// Packs entries into at most `size` bytes; each entry's offset is its cookie + 2.
-    static func directoryBuffer(_ req: fuse_req_t, _ entries: [ListingEntry], size: Int) -> [UInt8] {
+    /// One page of folder `inode`'s listing. Kernel offsets 1 and 2 are "." and ".."; entries
+    /// carry their cookie + 2. One page is one query for about as many entries as fit: a big
+    /// folder is never listed whole. Every d_ino is the st_ino a lookup of the name gives (NFS
+    /// finds a handle's name by it); ".."'s is asked for only on the page that holds it.
+    static func list(_ request: Request, _ inode: UInt64, size: Int, offset: Int64, withAttributes: Bool) {
+        let fileSystem = request.adapter.fileSystem
+        var dots: [ListingEntry] = []
+        if offset < 1 { dots.append(ListingEntry(name: [0x2E], inode: inode, isDirectory: true, cookie: -1)) }
+        if offset < 2 {
+            let parent = (try? fileSystem.parent(of: inode).get()) ?? inode
+            dots.append(ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0))
+        }
+        // An entry takes at least 32 bytes (24 and its name, 8-byte aligned), 160 with attributes.
+        switch fileSystem.list(inode, after: max(0, offset - 2), limit: size / (withAttributes ? 160 : 32) + 1) {
+        case .failure(let error): request.reply(error: error)
+        case .success(let entries):
+            // "." and ".." go without attributes: the kernel takes none for them.
+            let attributes: ((ListingEntry) -> Attributes?)? = withAttributes
+                ? { $0.cookie > 0 ? fileSystem.attributesWithoutRendering($0.inode) : nil } : nil
+            request.reply(bytes: directoryBuffer(request.raw, dots + entries, size: size, attributes: attributes))
+        }
+    }
+
+    /// Packs entries into at most `size` bytes; each entry's offset is its cookie + 2. With
+    /// `attributes` (READDIRPLUS), each entry carries those it has; one without (node id 0) is
+    /// only named, and the kernel looks it up when it needs it.
+    static func directoryBuffer(_ req: fuse_req_t, _ entries: [ListingEntry], size: Int,
+                                attributes: ((ListingEntry) -> Attributes?)? = nil) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: size)
         var used = 0
         for entry in entries {
             var st = Glibc.stat()
             st.st_ino = ino_t(entry.inode)
             st.st_mode = entry.isDirectory ? S_IFDIR : S_IFREG
-            let needed = (entry.name + [0]).withUnsafeBufferPointer { name in
-                buffer.withUnsafeMutableBytes { raw in
-                    fuse_add_direntry(req, raw.baseAddress!.assumingMemoryBound(to: CChar.self) + used, size - used,
-                                      UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self), &st, off_t(entry.cookie + 2))
+            let offset = off_t(entry.cookie + 2)
+            let fitted = (entry.name + [0]).withUnsafeBufferPointer { name in
+                buffer.withUnsafeMutableBytes { raw -> Bool in
+                    let start = raw.baseAddress!.assumingMemoryBound(to: CChar.self) + used
+                    let cName = UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self)
+                    guard let attributes else {
+                        let needed = fuse_add_direntry(req, start, size - used, cName, &st, offset)
+                        guard used + needed <= size else { return false }
+                        used += needed
+                        return true
+                    }
+                    // Sized first (a nil buffer only measures): attributes are looked up only
+                    // for entries that fit.
+                    let needed = fuse_add_direntry_plus(req, nil, 0, cName, nil, offset)
+                    guard used + needed <= size else { return false }
+                    var plus = attributes(entry).map(Request.entry) ?? fuse_entry_param()
+                    if plus.ino == 0 { plus.attr = st }
+                    used += fuse_add_direntry_plus(req, start, size - used, cName, &plus, offset)
+                    return true
                 }
             }
-            if used + needed > size { break }
-            used += needed
+            if !fitted { break }
         }
         return Array(buffer.prefix(used))
     }

@@ -21,14 +21,20 @@ struct Request: @unchecked Sendable {
         switch result {
         case .failure(let error): reply(error: error)
         case .success(let attributes):
-            var entry = fuse_entry_param()
-            entry.ino = fuse_ino_t(attributes.inode)
-            entry.generation = 1
-            entry.attr = Self.stat(attributes)
-            entry.attr_timeout = Self.timeout
-            entry.entry_timeout = Self.timeout
+            var entry = Self.entry(attributes)
             fuse_reply_entry(raw, &entry)
         }
+    }
+
+    /// What a lookup answers, and a listing with attributes gives for each entry it can.
+    static func entry(_ attributes: Attributes) -> fuse_entry_param {
+        var entry = fuse_entry_param()
+        entry.ino = fuse_ino_t(attributes.inode)
+        entry.generation = 1
+        entry.attr = stat(attributes)
+        entry.attr_timeout = timeout
+        entry.entry_timeout = timeout
+        return entry
     }
 
     func replyAttributes(_ result: Result<Attributes, Errno>) {

@@ -48,6 +48,40 @@ extension Mounted {
             }
         }
 
+        /// `ls -l` of an album gets its asset folders' attributes with the listing (READDIRPLUS):
+        /// they must be exactly what a lookup of each name gives on a mount that never listed it,
+        /// and listing with attributes renders nothing.
+        @Test func attributesListedWithTheEntriesAreTheLookupsOwn() throws {
+            let library = Library.naming
+            try withScratch(library) { scratch in
+                typealias Seen = [String]
+                func describe(_ st: stat) -> Seen {
+                    let numbers: [UInt64] = [UInt64(st.st_ino), UInt64(st.st_mode), UInt64(st.st_nlink), UInt64(st.st_uid),
+                                             UInt64(st.st_gid), UInt64(st.st_size)]
+                    let times: [Int] = [st.st_mtim.tv_sec, st.st_mtim.tv_nsec]
+                    return numbers.map { String($0) } + times.map { String($0) }
+                }
+                var listed: [[UInt8]: Seen] = [:]
+                var mount = try scratch.mount()
+                for album in library.albums {
+                    let ls = Command.run("ls", ["-l", "--color=never", Array(mount.groups / album.name).text])
+                    #expect(ls.status == 0, "ls -l: \(ls.err)")
+                    for asset in album.assets {
+                        let path = mount.groups / album.name / asset.name
+                        listed[Array(path.dropFirst(mount.bytes.count))] = (try? RawFiles.status(path).get()).map(describe)
+                    }
+                }
+                #expect(try mount.stats().renders == library.albums.count, "only the posters `ls -l` stats are rendered")
+                mount.unmount()
+                mount = try scratch.mount()
+                for (relative, seen) in listed {
+                    let looked = (try? RawFiles.status(mount.bytes + relative).get()).map(describe)
+                    #expect(looked == seen, "\(relative.text): listed \(seen) vs looked up \(looked ?? [])")
+                }
+                #expect(listed.count == library.assetCount)
+            }
+        }
+
         @Test func listingRendersNothing() throws {
             let library = Library.naming
             try withScratch(library) { scratch in
