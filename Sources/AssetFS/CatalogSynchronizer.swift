@@ -41,7 +41,7 @@ struct CatalogSynchronizer: Sendable {
         while let (relative, inherited) = stack.popLast(), shouldContinue() {
             let listing: FolderListing
             switch prefetcher?.take(relative) ?? read(relative) {
-            case .success(let read): listing = read
+            case .success(let found): listing = found
             case .failure(let error):
                 if relative.isEmpty { throw .sourceUnavailable(error) }
                 if error == .notFound || error == .notDirectory {

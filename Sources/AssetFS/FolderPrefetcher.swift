@@ -2,32 +2,30 @@ import Foundation
 import PhotoSource
 import Posix
 
-/// Reads folders ahead of a walk, on threads of its own, in the order the walk will ask for them:
-/// a scan is mostly waiting on the kernel for one file after another, and two readers on two
-/// cores nearly halve it, while the walk still applies folders in one fixed order (so names and
-/// row ids come out the same on every scan of the same tree). At most `limit` listings are
-/// read ahead and not yet taken, which bounds the memory they hold.
+/// Reads folders ahead of a walk, on a `WorkerPool` of its own, in the order the walk will ask
+/// for them: a scan is mostly waiting on the kernel for one file after another, and two readers
+/// on two cores nearly halve it, while the walk still applies folders in one fixed order (so
+/// names and row ids come out the same on every scan of the same tree). At most `limit` folders
+/// are asked for and not yet taken, which bounds the listings held.
 final class FolderPrefetcher: @unchecked Sendable {
     typealias Read = @Sendable (FilePath) -> Result<FolderListing, Errno>
 
+    /// A folder asked for and not yet taken.
+    private enum Ahead {
+        case queued, reading
+        case read(Result<FolderListing, Errno>)
+    }
+
     private let read: Read
     private let limit: Int
+    private let pool: WorkerPool
     private let condition = NSCondition()
-    private var pending: [FilePath] = []
-    private var reading: Set<FilePath> = []
-    private var done: [FilePath: Result<FolderListing, Errno>] = [:]
-    private var stopping = false
-    private var running: Int
+    private var ahead: [FilePath: Ahead] = [:]
 
     init(threads: Int, limit: Int, read: @escaping Read) {
         self.read = read
         self.limit = limit
-        running = threads
-        for index in 0..<threads {
-            let thread = Thread { [self] in work() }
-            thread.name = "assetfs-scan-\(index)"
-            thread.start()
-        }
+        pool = WorkerPool(threads: threads, name: "assetfs-scan")
     }
 
     /// The folders the walk will want next, soonest first: read ahead those not yet asked for,
@@ -36,53 +34,39 @@ final class FolderPrefetcher: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         for folder in folders {
-            guard pending.count + reading.count + done.count < limit else { break }
-            guard done[folder] == nil, !reading.contains(folder), !pending.contains(folder) else { continue }
-            pending.append(folder)
+            guard ahead.count < limit else { break }
+            guard ahead[folder] == nil else { continue }
+            ahead[folder] = .queued
+            pool.submit(WorkerPool.Job(run: { [self] in readAhead(folder) }, cancel: {}))
         }
-        condition.broadcast()
     }
 
     /// The listing of `folder`: read ahead, being read (waits), or read now on this thread.
     func take(_ folder: FilePath) -> Result<FolderListing, Errno> {
         condition.lock()
-        while reading.contains(folder) { condition.wait() }
-        if let result = done.removeValue(forKey: folder) {
-            condition.broadcast()
-            condition.unlock()
-            return result
-        }
-        pending.removeAll { $0 == folder }
+        while case .reading = ahead[folder] { condition.wait() }
+        let state = ahead.removeValue(forKey: folder)
         condition.unlock()
-        return read(folder)
+        if case .read(let result) = state { return result }
+        return read(folder)   // never asked for, or still queued (its job will pass it over)
     }
 
-    /// Stops the threads (what they were reading is dropped) and waits for them.
+    /// Stops the readers (what is queued is dropped) and waits for them.
     func finish() {
+        pool.shutdown()
         condition.lock()
-        stopping = true
-        condition.broadcast()
-        while running > 0 { condition.wait() }
-        done = [:]
+        ahead = [:]
         condition.unlock()
     }
 
-    private func work() {
-        Signals.blockTerminationInCurrentThread()
+    private func readAhead(_ folder: FilePath) {
         condition.lock()
-        while true {
-            while pending.isEmpty && !stopping { condition.wait() }
-            if stopping { break }
-            let folder = pending.removeFirst()
-            reading.insert(folder)
-            condition.unlock()
-            let result = read(folder)
-            condition.lock()
-            reading.remove(folder)
-            done[folder] = result
-            condition.broadcast()
-        }
-        running -= 1
+        guard case .queued = ahead[folder] else { return condition.unlock() }
+        ahead[folder] = .reading
+        condition.unlock()
+        let result = read(folder)
+        condition.lock()
+        ahead[folder] = .read(result)
         condition.broadcast()
         condition.unlock()
     }

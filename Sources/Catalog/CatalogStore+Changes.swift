@@ -161,12 +161,12 @@ extension CatalogStore {
             try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? ORDER BY p.id",
                          [.integer(folder.id)]) { stored.append(Self.photo($0)) }
         }
-        let fresh = stored.isEmpty ? [:] : Dictionary(photos.map { ($0.fileName, $0) }, uniquingKeysWith: { first, _ in first })
+        let fresh = stored.isEmpty ? [:] : Dictionary(photos.map { (Naming.Key($0.fileName), $0) }, uniquingKeysWith: { first, _ in first })
         let album = folder.id
         var changed = false
         var kept: [PhotoRow] = []
         for row in stored {
-            guard let now = fresh[row.photo.fileName] else {
+            guard let now = fresh[Naming.Key(row.photo.fileName)] else {
                 invalidations += try Self.timelineInvalidations(ofPhoto: row.id, db)
                 try db.query("DELETE FROM photos WHERE id = ?", [.integer(row.id)])
                 invalidations += Self.entries(of: row, album: album) + [.inode(Node.asset(row.id).inode)] + Self.fileInodes(of: row)
@@ -198,13 +198,13 @@ extension CatalogStore {
                 invalidations += [.inode(Node.asset(row.id).inode)] + Self.fileInodes(of: row)
             }
         }
-        let known = Set(stored.map(\.photo.fileName))
-        let added = known.isEmpty ? photos : photos.filter { !known.contains($0.fileName) }
+        let known = Set(stored.map { Naming.Key($0.photo.fileName) })
+        let added = known.isEmpty ? photos : photos.filter { !known.contains(Naming.Key($0.fileName)) }
         guard !added.isEmpty else { return changed }
         // New photos get names that clash with no name already shown; shown names never change.
         let allFileNames = kept.map(\.photo.fileName) + added.map(\.fileName)
         let candidates = Array(Naming.assetNames(fileNames: allFileNames).suffix(added.count))
-        let names = Naming.deduplicated(candidates, reserved: Set(kept.map(\.assetName)).union([Naming.poster]))
+        let names = Naming.deduplicated(candidates, reserved: kept.map(\.assetName) + [Naming.poster])
         for (photo, name) in zip(added, names) {
             try db.query("""
                 INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)

@@ -44,7 +44,7 @@ enum Naming {
     /// Makes names unique and fits them in 255 bytes (`fitted`): the first in the given order
     /// keeps its name, later ones get ` (2)`, ` (3)`…, skipping any suffixed name already taken,
     /// and never `reserved`. A suffixed name is cut shorter to leave room for its suffix.
-    static func deduplicated(_ names: [[UInt8]], reserved: Set<[UInt8]> = []) -> [[UInt8]] {
+    static func deduplicated(_ names: [[UInt8]], reserved: [[UInt8]] = []) -> [[UInt8]] {
         let fittedNames = names.map { fitted($0) }
         let wanted = Set(fittedNames.map(Key.init))
         var taken = Set(reserved.map(Key.init))
