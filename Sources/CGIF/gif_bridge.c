@@ -109,8 +109,6 @@ int agif_read_header(agif_decoder *d, agif_header *out) {
     }
     out->width = d->width;
     out->height = d->height;
-    out->frame_left = d->left;
-    out->frame_top = d->top;
     out->frame_width = d->fw;
     out->frame_height = d->fh;
     out->interlaced = d->interlaced;

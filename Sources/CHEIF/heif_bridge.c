@@ -109,7 +109,6 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
     if (e.code != heif_error_Ok) return fail(d, "no primary image", e);
     out->width = heif_image_handle_get_width(d->primary);
     out->height = heif_image_handle_get_height(d->primary);
-    out->has_alpha = heif_image_handle_has_alpha_channel(d->primary);
     out->bits = heif_image_handle_get_luma_bits_per_pixel(d->primary);
 
     int count = heif_image_handle_get_number_of_thumbnails(d->primary);
@@ -152,8 +151,6 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
         if (nclx) {
             out->colour = AHEIF_COLOUR_NCLX;
             out->primaries = nclx->color_primaries;
-            out->transfer = nclx->transfer_characteristics;
-            out->matrix = nclx->matrix_coefficients;
             out->rx = nclx->color_primary_red_x; out->ry = nclx->color_primary_red_y;
             out->gx = nclx->color_primary_green_x; out->gy = nclx->color_primary_green_y;
             out->bx = nclx->color_primary_blue_x; out->by = nclx->color_primary_blue_y;
@@ -170,8 +167,10 @@ int aheif_icc(aheif_decoder *d, const uint8_t **data, size_t *length) {
     return 0;
 }
 
-int aheif_decode(aheif_decoder *d, int thumbnail, const uint8_t **pixels, int *width, int *height,
-                 int *channels, int *stride) {
+/* Decodes the primary image (thumbnail = 0) or the largest thumbnail (1) as interleaved 8-bit
+   RGB(A): the fallback of aheif_decode_planes for layouts it does not read. */
+static int decode_interleaved(aheif_decoder *d, int thumbnail, const uint8_t **pixels, int *width, int *height,
+                              int *channels, int *stride) {
     struct heif_image_handle *handle = thumbnail && d->thumbnail ? d->thumbnail : d->primary;
     int alpha = heif_image_handle_has_alpha_channel(handle);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
@@ -282,7 +281,7 @@ int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height
         /* Another layout: libheif converts it to interleaved RGB(A), decoding again. */
         memset(r, 0, sizeof *r);
         int stride;
-        if (aheif_decode(d, thumbnail, &r->rgb, width, height, channels, &stride) != 0) return -1;
+        if (decode_interleaved(d, thumbnail, &r->rgb, width, height, channels, &stride) != 0) return -1;
         r->interleaved = 1;
         r->rgb_stride = stride;
         r->width = *width;

@@ -13,7 +13,6 @@ struct apng_decoder {
     int fd;
     off_t offset;
     char message[256];
-    int warnings;
     int width, height, channels, interlaced;
     size_t rowbytes;
     int next_row;
@@ -26,10 +25,10 @@ static void on_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
+/* Warnings (a damaged ancillary chunk) do not stop the decode, and are not printed. */
 static void on_warning(png_structp png, png_const_charp message) {
+    (void)png;
     (void)message;
-    apng_decoder *d = png_get_error_ptr(png);
-    d->warnings++;
 }
 
 static void on_read(png_structp png, png_bytep data, size_t length) {
@@ -65,7 +64,6 @@ void apng_decoder_free(apng_decoder *d) {
 }
 
 const char *apng_error(const apng_decoder *d) { return d->message; }
-int apng_warnings(const apng_decoder *d) { return d->warnings; }
 
 int apng_read_header(apng_decoder *d, apng_header *out) {
     if (setjmp(png_jmpbuf(d->png))) return -1;

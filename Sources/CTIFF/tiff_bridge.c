@@ -134,7 +134,6 @@ int atiff_read_header(atiff_decoder *d, atiff_header *out) {
     }
     if (band == 0 || band > height) band = height;
     d->band_rows = (int)band;
-    out->band_rows = d->band_rows;
     out->band_bytes = (uint64_t)band * width * 4 + buffer;
     return 0;
 }

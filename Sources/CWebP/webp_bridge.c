@@ -89,7 +89,6 @@ int awebp_read_header(awebp_decoder *d, size_t max_bytes, awebp_header *out) {
     d->has_alpha = features.has_alpha || (flags & ALPHA_FLAG) != 0;
     out->width = d->width;
     out->height = d->height;
-    out->has_alpha = d->has_alpha;
     out->animated = d->animated;
     return 0;
 }

@@ -22,9 +22,11 @@ struct CompactEXIF {
 
     var isEmpty: Bool { directories.values.allSatisfy(\.isEmpty) }
 
-    /// Adds IFD0 of `tiff` and the EXIF and GPS IFDs it points to.
-    mutating func addIFD0(of tiff: TIFFStructure) {
-        guard let ifd0 = tiff.directory(at: tiff.firstIFD)?.entries else { return }
+    /// Adds IFD0 of `tiff` and the EXIF and GPS IFDs it points to. Returns IFD0's entries (a
+    /// caller that also wants the image's size need not read them again).
+    @discardableResult
+    mutating func addIFD0(of tiff: TIFFStructure) -> [TIFFStructure.Entry]? {
+        guard let ifd0 = tiff.directory(at: tiff.firstIFD)?.entries else { return nil }
         add(.ifd0, ifd0, of: tiff)
         for entry in ifd0 {
             switch entry.tag {
@@ -33,12 +35,16 @@ struct CompactEXIF {
             default: break
             }
         }
+        return ifd0
     }
 
-    /// Adds the entries of the IFD at `offset` of `tiff` (or its first) as `directory`.
-    mutating func add(_ directory: Directory, of tiff: TIFFStructure, at offset: Int?) {
-        guard let entries = tiff.directory(at: offset.map(Int64.init) ?? tiff.firstIFD)?.entries else { return }
+    /// Adds the entries of the IFD at `offset` of `tiff` (or its first) as `directory`, and
+    /// returns them.
+    @discardableResult
+    mutating func add(_ directory: Directory, of tiff: TIFFStructure, at offset: Int?) -> [TIFFStructure.Entry]? {
+        guard let entries = tiff.directory(at: offset.map(Int64.init) ?? tiff.firstIFD)?.entries else { return nil }
         add(directory, entries, of: tiff)
+        return entries
     }
 
     /// Wanted entries not already known (what was added first wins), in little-endian order.

@@ -8,10 +8,10 @@ extension EmbeddedMetadata {
         let boxes = CR3Metadata.tiffBoxes(of: file)
         var entries = CompactEXIF()
         let ifd0 = boxes.ifd0.flatMap { TIFFStructure(exif: $0) }
-        if let ifd0 { entries.add(.ifd0, of: ifd0, at: nil) }
+        let ifd0Entries = ifd0.flatMap { entries.add(.ifd0, of: $0, at: nil) }
         if let exif = boxes.exif.flatMap({ TIFFStructure(exif: $0) }) { entries.add(.exif, of: exif, at: nil) }
         if let gps = boxes.gps.flatMap({ TIFFStructure(exif: $0) }) { entries.add(.gps, of: gps, at: nil) }
-        return EmbeddedMetadata(entries, size: ifd0.flatMap(fullResolutionSize(of:)))
+        return EmbeddedMetadata(entries, size: ifd0.flatMap { tiff in ifd0Entries.flatMap { fullResolutionSize($0, of: tiff) } })
     }
 
     /// Fujifilm RAF: a big-endian header gives, at byte 84, the offset and length of an embedded

@@ -7,8 +7,8 @@ extension EmbeddedMetadata {
     static func tiff(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let tiff = TIFFStructure(.file(file, base: 0)) else { return EmbeddedMetadata() }
         var entries = CompactEXIF()
-        entries.addIFD0(of: tiff)
-        return EmbeddedMetadata(entries, size: tiff.magic == rw2Magic ? sensorArea(of: tiff) : fullResolutionSize(of: tiff))
+        let ifd0 = entries.addIFD0(of: tiff) ?? []
+        return EmbeddedMetadata(entries, size: tiff.magic == rw2Magic ? sensorArea(ifd0, of: tiff) : fullResolutionSize(ifd0, of: tiff))
     }
 
     static let newSubfileType = 0x00FE, imageWidth = 0x0100, imageLength = 0x0101, subIFDs = 0x014A
@@ -16,9 +16,9 @@ extension EmbeddedMetadata {
     static let rw2Magic = 0x55, sensorBorders = 0x0004...0x0007
 
     /// The stored size of the full-resolution image, as exiftool reports a RAW's: of
-    /// the first of IFD0 and its SubIFDs marked so (NewSubfileType 0, the default).
-    static func fullResolutionSize(of tiff: TIFFStructure) -> PixelSize? {
-        guard let ifd0 = tiff.directory(at: tiff.firstIFD)?.entries else { return nil }
+    /// the first of IFD0 (whose entries are `ifd0`) and its SubIFDs marked so (NewSubfileType 0,
+    /// the default).
+    static func fullResolutionSize(_ ifd0: [TIFFStructure.Entry], of tiff: TIFFStructure) -> PixelSize? {
         let subIFDOffsets = ifd0.first { $0.tag == subIFDs }.map { tiff.offsets(in: $0) } ?? []
         for entries in [ifd0] + subIFDOffsets.compactMap({ tiff.directory(at: $0)?.entries }) {
             func number(_ tag: Int) -> Int? { entries.first { $0.tag == tag }.flatMap(tiff.number(of:)) }
@@ -30,8 +30,7 @@ extension EmbeddedMetadata {
     }
 
     /// An RW2's image: the sensor inside its borders (what exiftool's ImageSize says).
-    static func sensorArea(of tiff: TIFFStructure) -> PixelSize? {
-        let ifd0 = tiff.directory(at: tiff.firstIFD)?.entries ?? []
+    static func sensorArea(_ ifd0: [TIFFStructure.Entry], of tiff: TIFFStructure) -> PixelSize? {
         let borders = sensorBorders.compactMap { tag in ifd0.first { $0.tag == tag }.flatMap(tiff.number(of:)) }
         guard borders.count == 4 else { return nil }
         let (top, left, bottom, right) = (borders[0], borders[1], borders[2], borders[3])

@@ -8,7 +8,6 @@ final class HEIFDecoder {
     private let path: String
     let size: PixelSize
     let thumbnail: PixelSize?
-    let hasAlpha: Bool
     let bitDepth: Int
     let colour: ColourTransform?
 
@@ -20,7 +19,6 @@ final class HEIFDecoder {
         let status = aheif_read_header(decoder, &h)
         size = PixelSize(width: Int(h.width), height: Int(h.height))
         thumbnail = h.thumb_width > 0 && h.thumb_height > 0 ? PixelSize(width: Int(h.thumb_width), height: Int(h.thumb_height)) : nil
-        hasAlpha = h.has_alpha != 0
         bitDepth = Int(h.bits)
         switch Int(h.colour) {
         case Int(AHEIF_COLOUR_ICC):

@@ -31,8 +31,6 @@ final class PNGDecoder: RowSource {
         return Array(UnsafeBufferPointer(start: data, count: Int(length)))
     }
 
-    var warnings: Int { Int(apng_warnings(decoder)) }
-
     func readRows(into rows: UnsafeMutablePointer<UInt8>, count: Int) throws(RenditionError) -> Int {
         var read: Int32 = 0
         try check(apng_read_rows(decoder, rows, Int32(count), &read))

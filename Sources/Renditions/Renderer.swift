@@ -149,9 +149,6 @@ public struct Renderer: Sendable {
     /// again), from the thumbnail item when that is at least the target size.
     private func renderHEIF(_ file: FileDescriptor, spec: RenditionSpec, name: String, format: String) throws(RenditionError) -> Rendition {
         let heif = try HEIFDecoder(file: file, path: name, format: format)
-        guard heif.size.width > 0, heif.size.height > 0 else {
-            throw RenditionError(.corrupt, path: name, reason: "\(format): image has no pixels (\(heif.size))")
-        }
         try checkPixels(heif.size, name: name)
         let target = heif.size.fitted(longestSide: spec.longestSide)
         if let thumbnail = heif.thumbnail, thumbnail.width >= target.width, thumbnail.height >= target.height {
@@ -182,7 +179,6 @@ public struct Renderer: Sendable {
             if let rendition = try renderLargestTIFFPreview(file, spec: spec, name: name) { return rendition }
             throw error
         }
-        guard raw.size.width > 0, raw.size.height > 0 else { throw RenditionError(.corrupt, path: name, reason: "RAW: image has no pixels") }
         try checkPixels(raw.size, name: name)
         try checkPixels(raw.rawSize, name: name)
         let wanted = min(spec.longestSide, max(raw.size.width, raw.size.height))

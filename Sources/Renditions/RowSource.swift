@@ -32,30 +32,29 @@ enum PixelLayout: Equatable {
             // straight alpha onto white: c·a + 255·(1 - a), rounded
             UInt8(truncatingIfNeeded: (Int(c) &* Int(a) &+ 255 &* (255 &- Int(a)) &+ 127) / 255)
         }
+        // premultiplied c over white: c + 255·(1 - a)
+        @inline(__always) func flat(_ c: UInt8, _ a: UInt8) -> UInt8 { UInt8(min(255, Int(c) + 255 - Int(a))) }
+        /// RGBA rows to RGB, each colour blended with its alpha by `blend`.
+        @inline(__always) func rgb(_ blend: (UInt8, UInt8) -> UInt8) {
+            for i in 0..<pixels {
+                let a = source[4 * i + 3]
+                destination[3 * i] = blend(source[4 * i], a)
+                destination[3 * i + 1] = blend(source[4 * i + 1], a)
+                destination[3 * i + 2] = blend(source[4 * i + 2], a)
+            }
+        }
         switch self {
         case .gray, .rgb:
             destination.update(from: source, count: pixels * inputChannels)
         case .grayAlpha:
             for i in 0..<pixels { destination[i] = over(source[2 * i], source[2 * i + 1]) }
         case .rgba:
-            for i in 0..<pixels {
-                let a = source[4 * i + 3]
-                destination[3 * i] = over(source[4 * i], a)
-                destination[3 * i + 1] = over(source[4 * i + 1], a)
-                destination[3 * i + 2] = over(source[4 * i + 2], a)
-            }
+            rgb(over)
         case .rgbaPremultiplied(let gray):
-            // premultiplied c over white: c + 255·(1 - a)
-            @inline(__always) func flat(_ c: UInt8, _ a: UInt8) -> UInt8 { UInt8(min(255, Int(c) + 255 - Int(a))) }
             if gray {
                 for i in 0..<pixels { destination[i] = flat(source[4 * i], source[4 * i + 3]) }
             } else {
-                for i in 0..<pixels {
-                    let a = source[4 * i + 3]
-                    destination[3 * i] = flat(source[4 * i], a)
-                    destination[3 * i + 1] = flat(source[4 * i + 1], a)
-                    destination[3 * i + 2] = flat(source[4 * i + 2], a)
-                }
+                rgb(flat)
             }
         case .cmyk(let adobeInverted):
             ColourConversion(decoderComponents: 4, adobeInverted: adobeInverted)
@@ -142,8 +141,8 @@ final class ReducedRows {
         sums.deallocate()
     }
 
-    /// One converted source row into `converted`; false at the end of the source.
-    private func sourceRow() throws(RenditionError) -> Bool {
+    /// One converted source row into `destination`; false at the end of the source.
+    private func sourceRow(into destination: UnsafeMutablePointer<UInt8>) throws(RenditionError) -> Bool {
         if next == available {
             guard !ended else { return false }
             available = try source.readRows(into: batch, count: batchRows)
@@ -151,22 +150,19 @@ final class ReducedRows {
             if available == 0 { ended = true; return false }
         }
         let rowBytes = source.size.width * source.layout.inputChannels
-        source.layout.convert(batch + next * rowBytes, into: converted, pixels: source.size.width)
+        source.layout.convert(batch + next * rowBytes, into: destination, pixels: source.size.width)
         next += 1
         return true
     }
 
     /// Fills `row` (`size.width * channels` bytes); false when the source has no more rows.
     func nextRow(into row: UnsafeMutablePointer<UInt8>) throws(RenditionError) -> Bool {
-        guard factor > 1 else {
-            guard try sourceRow() else { return false }
-            row.update(from: converted, count: size.width * channels)
-            return true
-        }
+        // Unreduced (every JPEG), a source row is converted straight into `row`.
+        guard factor > 1 else { return try sourceRow(into: row) }
         let c = channels, k = factor, width = source.size.width
         sums.update(repeating: 0, count: size.width * c)
         var rows = 0
-        while rows < k, try sourceRow() {
+        while rows < k, try sourceRow(into: converted) {
             for bx in 0..<size.width {
                 let x0 = bx * k, x1 = min(width, x0 + k)
                 for ch in 0..<c {

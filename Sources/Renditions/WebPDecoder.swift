@@ -7,7 +7,6 @@ final class WebPDecoder {
     private let decoder: OpaquePointer
     private let path: String
     let size: PixelSize
-    let hasAlpha: Bool
     let animated: Bool
 
     /// Reads the whole file (at most `maxBytes`) and its container header.
@@ -18,7 +17,6 @@ final class WebPDecoder {
         var header = awebp_header()
         let status = awebp_read_header(decoder, maxBytes, &header)
         size = PixelSize(width: Int(header.width), height: Int(header.height))
-        hasAlpha = header.has_alpha != 0
         animated = header.animated != 0
         if status != 0 { throw RenditionError.decoder("WebP", String(cString: awebp_error(decoder)), path: path) }
     }

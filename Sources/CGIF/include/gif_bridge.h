@@ -13,7 +13,7 @@ typedef struct agif_decoder agif_decoder;
 
 typedef struct {
     int width, height;          /* logical screen */
-    int frame_left, frame_top, frame_width, frame_height;
+    int frame_width, frame_height;  /* the first frame */
     int interlaced;
 } agif_header;
 

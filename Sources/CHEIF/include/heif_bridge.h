@@ -14,12 +14,11 @@ enum { AHEIF_COLOUR_NONE = 0, AHEIF_COLOUR_ICC = 1, AHEIF_COLOUR_NCLX = 2 };
 
 typedef struct {
     int width, height;              /* primary image, after irot/imir */
-    int has_alpha;
     int bits;                       /* luma bits per pixel */
     int thumb_width, thumb_height;  /* largest thumbnail item (after its transforms), 0 if none */
     int colour;                     /* AHEIF_COLOUR_* of the primary image */
     /* nclx: code points and the CIE xy of its primaries and white point */
-    int primaries, transfer, matrix;
+    int primaries;
     double rx, ry, gx, gy, bx, by, wx, wy;
 } aheif_header;
 
@@ -37,9 +36,6 @@ int aheif_icc(aheif_decoder *d, const uint8_t **data, size_t *length);
 int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height, int *channels);
 /* Up to max_rows rows of width*channels bytes, top to bottom. */
 int aheif_read_rows(aheif_decoder *d, uint8_t *rows, int max_rows, int *rows_read);
-/* Decodes the primary image (thumbnail = 0) or the largest thumbnail (1). */
-int aheif_decode(aheif_decoder *d, int thumbnail, const uint8_t **pixels, int *width, int *height,
-                 int *channels, int *stride);
 const char *aheif_version(void);
 
 #endif

@@ -15,7 +15,6 @@ typedef struct {
     int width, height;
     int orientation;    /* TIFF Orientation, 1-8 (1 when absent) */
     int gray;           /* one colour sample: R = G = B in the rows */
-    int band_rows;      /* rows decoded at a time (a strip or a row of tiles) */
     uint64_t band_bytes;/* memory one band takes: its RGBA raster plus libtiff's strip/tile buffer */
 } atiff_header;
 

@@ -12,7 +12,6 @@ typedef struct awebp_decoder awebp_decoder;
 
 typedef struct {
     int width, height;  /* canvas */
-    int has_alpha;
     int animated;
 } awebp_header;
 
