@@ -29,47 +29,27 @@ extension Renderer {
         let uprightTarget = upright.fitted(longestSide: max(1, longestSide))
         let target = orientation.swapsAxes ? uprightTarget.transposed : uprightTarget
         try decoder.start(shrink: stored.shrinkOnLoadDenominator(toReach: target), memoryLimit: header.coefficientBytes + (64 << 20))
-        let channels = header.isCMYK ? 3 : decoder.outputComponents
-        let colour = ColourConversion(decoderComponents: decoder.outputComponents, adobeInverted: header.adobeInverted)
-        let decoded = decoder.outputSize
-
+        // The renderer's own rows (converted from the decoder's layout) and its Lanczos3.
+        let rows = ReducedRows(decoder, factor: 1)
+        let channels = rows.channels
         var pixels = [UInt8](repeating: 0, count: target.width * target.height * channels)
-        let rowBytes = decoded.width * decoder.outputComponents
-        let raw = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes)
-        defer { raw.deallocate() }
         try pixels.withUnsafeMutableBufferPointer { (out) throws(RenditionError) in
             let output = out.baseAddress!
-            if decoded == target {
-                // Already the size wanted: rows straight through, no filter.
-                for y in 0..<target.height {
-                    guard try decoder.readRows(into: raw, count: 1) == 1 else {
-                        throw RenditionError(.corrupt, path: name, reason: "image data ended after \(y) of \(target.height) rows")
-                    }
-                    colour.convert(raw, into: output + y * target.width * channels, pixels: decoded.width)
-                }
-                return
-            }
-            let resampler = StreamingResampler(from: decoded, to: target, channels: channels)
-            do {
-                try resampler.run(into: output) { row throws(RenditionError) in
-                    guard try decoder.readRows(into: raw, count: 1) == 1 else { return false }
-                    colour.convert(raw, into: row, pixels: decoded.width)
-                    return true
-                }
-            } catch let error as RenditionError {
-                throw error
-            } catch {
-                fatalError("unreachable: the row source throws only RenditionError")
+            guard rows.size == target else { return try resample(rows, to: target, into: output) }
+            // Already the size wanted: rows straight through, no filter.
+            for y in 0..<target.height where try !rows.nextRow(into: output + y * target.width * channels) {
+                throw RenditionError(.corrupt, path: name, reason: "image data ended after \(y) of \(target.height) rows")
             }
         }
         decoder.finish()
         guard orientation != .up else { return DecodedImage(size: target, channels: channels, pixels: pixels) }
         var turned = [UInt8](repeating: 0, count: pixels.count)
-        for y in 0..<uprightTarget.height {
-            for x in 0..<uprightTarget.width {
-                let source = orientation.sourcePoint(x: x, y: y, stored: target)
-                let from = (source.y * target.width + source.x) * channels, to = (y * uprightTarget.width + x) * channels
-                for c in 0..<channels { turned[to + c] = pixels[from + c] }
+        pixels.withUnsafeBufferPointer { stored in
+            turned.withUnsafeMutableBufferPointer { upright in
+                for y in 0..<uprightTarget.height {
+                    orientation.uprightRow(y, of: stored.baseAddress!, stored: target, channels: channels,
+                                           into: upright.baseAddress! + y * uprightTarget.width * channels)
+                }
             }
         }
         return DecodedImage(size: uprightTarget, channels: channels, pixels: turned)

@@ -17,8 +17,9 @@ final class JPEGDecoder: RowSource {
     private let path: String
     private(set) var outputSize = PixelSize(width: 0, height: 0)
     private(set) var outputComponents = 0
-    /// How the rows read are laid out (set by the renderer from the header after `start`).
-    var layout = PixelLayout.rgb
+    /// How the rows read are laid out: known from the header and the output components (`start`).
+    private(set) var layout = PixelLayout.rgb
+    private var cmyk: (isCMYK: Bool, adobeInverted: Bool) = (false, false)
     var size: PixelSize { outputSize }
 
     init(file: FileDescriptor, path: String) throws(RenditionError) {
@@ -41,6 +42,7 @@ final class JPEGDecoder: RowSource {
             throw RenditionError(.corrupt, path: path,
                                  reason: "implausible frame header (\(header.width)x\(header.height), \(header.coefficient_bytes) coefficient bytes)")
         }
+        cmyk = (header.is_cmyk != 0, header.adobe_inverted != 0)
         return Header(size: PixelSize(width: Int(header.width), height: Int(header.height)),
                       components: Int(header.components), isCMYK: header.is_cmyk != 0,
                       adobeInverted: header.adobe_inverted != 0, coefficientBytes: coefficientBytes)
@@ -60,6 +62,7 @@ final class JPEGDecoder: RowSource {
         try check(ajpeg_start(decoder, Int32(denominator), memoryLimit, &width, &height, &components))
         outputSize = PixelSize(width: Int(width), height: Int(height))
         outputComponents = Int(components)
+        layout = cmyk.isCMYK ? .cmyk(adobeInverted: cmyk.adobeInverted) : outputComponents == 1 ? .gray : .rgb
     }
 
     /// Fills `rows` with up to `count` rows; returns how many came (0 at the end).

@@ -28,6 +28,18 @@ public enum Orientation: Int, Sendable, CaseIterable {
         }
     }
 
+    /// Upright row `y` (`channels` bytes a pixel) of an image whose pixels are stored, rows top
+    /// to bottom, as `stored`: what the encoder and decoded pixels are given.
+    func uprightRow(_ y: Int, of pixels: UnsafePointer<UInt8>, stored: PixelSize, channels: Int,
+                    into row: UnsafeMutablePointer<UInt8>) {
+        let width = swapsAxes ? stored.height : stored.width
+        for x in 0..<width {
+            let source = sourcePoint(x: x, y: y, stored: stored)
+            let from = pixels + (source.y * stored.width + source.x) * channels
+            for c in 0..<channels { row[x * channels + c] = from[c] }
+        }
+    }
+
     /// Reads the IFD0 Orientation of the JPEG open at `file` by feeding libexif's loader in chunks
     /// until it has the whole EXIF block (which may be far from the start of the file).
     static func read(from file: FileDescriptor) -> Orientation {

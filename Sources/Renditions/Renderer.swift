@@ -86,8 +86,6 @@ public struct Renderer: Sendable {
         // Past the budget libjpeg fails instead of allocating; baseline decodes need only a few MB.
         try decoder.start(shrink: stored.shrinkOnLoadDenominator(toReach: target),
                           memoryLimit: header.coefficientBytes + (64 << 20))
-        decoder.layout = header.isCMYK ? .cmyk(adobeInverted: header.adobeInverted)
-            : decoder.outputComponents == 1 ? .gray : .rgb
         // An ICC profile of a CMYK source does not describe the RGB made from it.
         let colour = header.isCMYK ? nil : ColourTransform.from(icc: decoder.iccProfile(), channels: decoder.layout.outputChannels)
         var rendition = try finish(decoder, target: target, reduce: false, orientation: orientation, colour: colour,
@@ -275,7 +273,17 @@ public struct Renderer: Sendable {
         let channels = rows.channels
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: target.width * target.height * channels)
         defer { pixels.deallocate() }
-        let resampler = StreamingResampler(from: rows.size, to: target, channels: channels)
+        try resample(rows, to: target, into: pixels)
+        if let colour, colour.channels == channels { colour.apply(pixels, count: target.width * target.height) }
+        let upright = orientation.swapsAxes ? target.transposed : target
+        let jpeg = try encode(pixels, stored: target, upright: upright, channels: channels, orientation: orientation,
+                              quality: spec.quality, name: name)
+        return Rendition(jpeg: jpeg, size: upright, warnings: [])
+    }
+
+    /// `rows` resampled (Lanczos3) to `target` into `pixels`.
+    func resample(_ rows: ReducedRows, to target: PixelSize, into pixels: UnsafeMutablePointer<UInt8>) throws(RenditionError) {
+        let resampler = StreamingResampler(from: rows.size, to: target, channels: rows.channels)
         do {
             try resampler.run(into: pixels) { row throws(RenditionError) in try rows.nextRow(into: row) }
         } catch let error as RenditionError {
@@ -283,11 +291,6 @@ public struct Renderer: Sendable {
         } catch {
             fatalError("unreachable: the row source throws only RenditionError")
         }
-        if let colour, colour.channels == channels { colour.apply(pixels, count: target.width * target.height) }
-        let upright = orientation.swapsAxes ? target.transposed : target
-        let jpeg = try encode(pixels, stored: target, upright: upright, channels: channels, orientation: orientation,
-                              quality: spec.quality, name: name)
-        return Rendition(jpeg: jpeg, size: upright, warnings: [])
     }
 
     private func encode(_ pixels: UnsafeMutablePointer<UInt8>, stored: PixelSize, upright: PixelSize, channels: Int,
@@ -301,11 +304,7 @@ public struct Renderer: Sendable {
         let row = UnsafeMutablePointer<UInt8>.allocate(capacity: upright.width * channels)
         defer { row.deallocate() }
         for y in 0..<upright.height {
-            for x in 0..<upright.width {
-                let source = orientation.sourcePoint(x: x, y: y, stored: stored)
-                let from = pixels + (source.y * stored.width + source.x) * channels
-                for c in 0..<channels { row[x * channels + c] = from[c] }
-            }
+            orientation.uprightRow(y, of: pixels, stored: stored, channels: channels, into: row)
             try encoder.write(row: row)
         }
         return try encoder.finish()

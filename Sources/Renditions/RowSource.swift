@@ -57,8 +57,16 @@ enum PixelLayout: Equatable {
                 rgb(flat)
             }
         case .cmyk(let adobeInverted):
-            ColourConversion(decoderComponents: 4, adobeInverted: adobeInverted)
-                .convert(UnsafeMutablePointer(mutating: source), into: destination, pixels: pixels)
+            // libjpeg-turbo turns YCCK into CMYK, not RGB. Adobe software stores CMYK inverted
+            // (0 = full ink), others plain; inverted samples are "how much paper shows", so
+            // R = (255 - C)(255 - K) in plain terms.
+            for i in 0..<pixels {
+                var c = Int(source[i * 4]), m = Int(source[i * 4 + 1]), y = Int(source[i * 4 + 2]), k = Int(source[i * 4 + 3])
+                if !adobeInverted { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k }
+                destination[i * 3] = UInt8((c * k + 127) / 255)
+                destination[i * 3 + 1] = UInt8((m * k + 127) / 255)
+                destination[i * 3 + 2] = UInt8((y * k + 127) / 255)
+            }
         }
     }
 }
