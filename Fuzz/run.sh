@@ -66,5 +66,11 @@ grep -E '^stat::(number_of_executed_units|average_exec_per_sec|new_units_added|p
 if [ "$status" -ne 0 ]; then
     echo "fuzz: FAILED (libFuzzer exit $status); input(s) in $CRASHES:" >&2
     ls -t "$CRASHES" | head -n 5 | sed 's/^/  /' >&2
+    # A CI machine is gone afterwards: print a small input so the log alone can replay it
+    # (base64 -d > input; Fuzz/.build/render-fuzzer input).
+    newest=$(ls -t "$CRASHES" | grep -v README | head -n 1)
+    if [ -n "$newest" ] && [ "$(stat -c %s "$CRASHES/$newest")" -le 8192 ]; then
+        echo "fuzz: $newest as base64: $(base64 -w 0 "$CRASHES/$newest")" >&2
+    fi
 fi
 exit "$status"
