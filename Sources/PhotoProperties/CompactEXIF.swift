@@ -1,3 +1,4 @@
+import PhotoSource
 import Renditions
 
 /// The EXIF entries properties are made of, gathered from TIFF structures wherever they lie (a
@@ -53,7 +54,7 @@ struct CompactEXIF {
         for entry in entries where wanted.contains(Int32(entry.tag)) && directories[directory]?[entry.tag] == nil {
             guard let value = tiff.value(of: entry), value.count <= Self.maxValueBytes else { continue }
             let width = Self.swapWidth[entry.type] ?? 1
-            let ordered = tiff.littleEndian || width == 1 ? value
+            let ordered = tiff.order == .littleEndian || width == 1 ? value
                 : stride(from: 0, to: value.count, by: width).flatMap { value[$0..<min($0 + width, value.count)].reversed() }
             directories[directory, default: [:]][entry.tag] = Value(type: entry.type, count: entry.count, littleEndian: ordered)
         }
@@ -80,9 +81,9 @@ struct CompactEXIF {
         var values: [UInt8] = []
         let valuesOffset = gpsOffset + ifdBytes(gps)
         for entries in [ifd0, exif, gps] where !entries.isEmpty {
-            tiff += [UInt8(entries.count & 0xFF), UInt8(entries.count >> 8)]
+            tiff += Self.le16(entries.count)
             for (tag, value) in entries.sorted(by: { $0.key < $1.key }) {
-                tiff += [UInt8(tag & 0xFF), UInt8(tag >> 8), UInt8(value.type & 0xFF), UInt8(value.type >> 8)] + Self.le32(value.count)
+                tiff += Self.le16(tag) + Self.le16(value.type) + Self.le32(value.count)
                 if value.littleEndian.count <= 4 {
                     tiff += value.littleEndian + [UInt8](repeating: 0, count: 4 - value.littleEndian.count)
                 } else {
@@ -96,7 +97,8 @@ struct CompactEXIF {
         return JPEGSegments.exifHeader + tiff + values
     }
 
-    private static func le32(_ value: Int) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) } }
+    private static func le32(_ value: Int) -> [UInt8] { ByteOrder.littleEndian.bytes(of: value, count: 4) }
+    private static func le16(_ value: Int) -> [UInt8] { ByteOrder.littleEndian.bytes(of: value, count: 2) }
 }
 
 extension TIFFStructure {

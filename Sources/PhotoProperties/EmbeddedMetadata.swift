@@ -33,7 +33,7 @@ struct EmbeddedMetadata {
         let heif = HEIFItems(file: file)
         var entries = CompactEXIF()
         if let item = heif.exifItem, item.count > 4 {
-            let offset = item[0..<4].reduce(0) { $0 << 8 | Int($1) }
+            let offset = ByteOrder.bigEndian.integer(item[0..<4])
             if let tiff = TIFFStructure(exif: item, skipping: 4 + offset) ?? TIFFStructure(exif: item, skipping: 4) {
                 entries.addIFD0(of: tiff)
             }
@@ -44,16 +44,15 @@ struct EmbeddedMetadata {
     /// PNG: IHDR's size and the eXIf chunk (before or after the image data).
     static func png(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let head = try? file.read(upTo: 24, at: 0), head.count == 24, Array(head[12..<16]) == Array("IHDR".utf8) else { return EmbeddedMetadata() }
-        let be32 = { (at: Int) in head[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
         var entries = CompactEXIF()
         if let block = PNGChunks.exif(of: file), let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
-        return EmbeddedMetadata(entries, size: PixelSize(width: be32(16), height: be32(20)))
+        return EmbeddedMetadata(entries, size: PixelSize(width: ByteOrder.bigEndian.integer(head, at: 16, count: 4), height: ByteOrder.bigEndian.integer(head, at: 20, count: 4)))
     }
 
     /// GIF: the logical screen's size (GIF has no EXIF).
     static func gif(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let head = try? file.read(upTo: 10, at: 0), head.count == 10 else { return EmbeddedMetadata() }
-        return EmbeddedMetadata(size: PixelSize(width: Int(head[6]) | Int(head[7]) << 8, height: Int(head[8]) | Int(head[9]) << 8))
+        return EmbeddedMetadata(size: PixelSize(width: ByteOrder.littleEndian.integer(head, at: 6, count: 2), height: ByteOrder.littleEndian.integer(head, at: 8, count: 2)))
     }
 }
 

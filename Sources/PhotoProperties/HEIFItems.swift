@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 import Renditions
 
@@ -149,8 +150,8 @@ struct BoxBytes {
     /// An unsigned number of `size` bytes (0 to 8; 0 is 0, as for an absent iloc field).
     func number(at offset: Int, size: Int) -> Int? {
         guard size <= 8, let slice = bytes(at: offset, count: size) else { return nil }
-        let value = slice.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return value <= UInt64(Int.max) ? Int(value) : nil
+        let value = ByteOrder.bigEndian.integer(slice)
+        return value >= 0 ? value : nil
     }
 
     func fourCC(at offset: Int) -> String? { bytes(at: offset, count: 4).map { String(decoding: $0, as: UTF8.self) } }

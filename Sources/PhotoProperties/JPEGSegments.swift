@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 
 /// The start of a file, read in 64 KiB steps as far as it is needed (EXIF and the frame header
@@ -32,8 +33,7 @@ struct FilePrefix {
     mutating func byte(_ offset: Int) -> UInt8? { slice(offset, 1)?.first }
 
     mutating func bigEndian16(_ offset: Int) -> Int? {
-        guard let two = slice(offset, 2) else { return nil }
-        return Int(two[two.startIndex]) << 8 | Int(two[two.startIndex + 1])
+        slice(offset, 2).map { ByteOrder.bigEndian.integer($0) }
     }
 }
 

@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 import Renditions
 
@@ -19,7 +20,7 @@ extension EmbeddedMetadata {
     /// length and value, include the cropped image size, height then width, at tag 0x111).
     static func raf(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let header = try? file.read(upTo: 100, at: 0), header.count == 100 else { return EmbeddedMetadata() }
-        let be = { (bytes: [UInt8], at: Int, count: Int) in bytes[at..<at + count].reduce(0) { $0 << 8 | Int($1) } }
+        let be = { (bytes: [UInt8], at: Int, count: Int) in ByteOrder.bigEndian.integer(bytes, at: at, count: count) }
         var entries = CompactEXIF()
         if let block = JPEGSegments.read(file, at: Int64(be(header, 84, 4)))?.exif, let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
 

@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 import Renditions
 
@@ -7,7 +8,7 @@ extension EmbeddedMetadata {
     /// or without "Exif\0\0": writers differ).
     static func webp(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let riff = try? file.read(upTo: 12, at: 0), riff.count == 12 else { return EmbeddedMetadata() }
-        let le = { (bytes: [UInt8], at: Int, count: Int) in bytes[at..<at + count].reversed().reduce(0) { $0 << 8 | Int($1) } }
+        let le = { (bytes: [UInt8], at: Int, count: Int) in ByteOrder.littleEndian.integer(bytes, at: at, count: count) }
         let end = Int64(le(riff, 4, 4)) + 8
         var offset: Int64 = 12, size: PixelSize?, entries = CompactEXIF(), sawEXIF = false
         for _ in 0..<10_000 {

@@ -75,7 +75,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         if major == "crx " { return .raw }                                         // CR3
         if avifBrands.contains(major) { return .avif }
         if heifBrands.contains(major) { return .heif }
-        let boxSize = Int(head[0]) << 24 | Int(head[1]) << 16 | Int(head[2]) << 8 | Int(head[3])
+        let boxSize = ByteOrder.bigEndian.integer(head, at: 0, count: 4)
         let end = min(head.count, boxSize)
         var compatible: [String] = []
         var offset = 16

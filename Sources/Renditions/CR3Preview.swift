@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 
 /// The preview JPEG of a Canon CR3 found without LibRaw (0.20 refuses some CR3s, e.g. crop-mode
@@ -23,7 +24,7 @@ enum CR3Preview {
             } else if box.type == "uuid", box.header.count >= 24, Array(box.header[8..<24]) == previewUUID,
                       let head = try? file.read(upTo: 64, at: box.offset + 24),
                       let p = CR3Metadata.find(Array("PRVW".utf8), in: head), p + 20 <= head.count {
-                let length = Int(ISOBaseMediaFile.be32(head, p + 16))
+                let length = ByteOrder.bigEndian.integer(head, at: p + 16, count: 4)
                 let start = box.offset + 24 + Int64(p + 20)
                 if length > 4, length <= maxJPEGBytes, start + Int64(length) <= box.offset + box.size,
                    let bytes = try? file.read(upTo: length, at: start), bytes.count == length, bytes.starts(with: [0xFF, 0xD8]) {
@@ -54,7 +55,7 @@ public enum CR3Metadata {
     /// The content of box `CMT<number>` somewhere in `moov`.
     static func tiffBox(_ number: Int, in moov: [UInt8]) -> [UInt8]? {
         guard let p = find(Array("CMT\(number)".utf8), in: moov), p >= 4 else { return nil }
-        let length = Int(ISOBaseMediaFile.be32(moov, p - 4))
+        let length = ByteOrder.bigEndian.integer(moov, at: p - 4, count: 4)
         guard length > 8, p - 4 + length <= moov.count else { return nil }
         return Array(moov[(p + 4)..<(p - 4 + length)])
     }

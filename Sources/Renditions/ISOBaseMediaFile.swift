@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 
 /// The top-level boxes of an ISO base media file (CR3, HEIC, AVIF), walked by their headers
@@ -17,8 +18,8 @@ public enum ISOBaseMediaFile {
         var offset: Int64 = 0
         for _ in 0..<64 {
             guard offset + 8 <= size, let header = try? file.read(upTo: 32, at: offset), header.count >= 8 else { break }
-            var boxSize = Int64(be32(header, 0))
-            if boxSize == 1, header.count >= 16 { boxSize = Int64(bitPattern: UInt64(be32(header, 8)) << 32 | UInt64(be32(header, 12))) }
+            var boxSize = Int64(ByteOrder.bigEndian.integer(header, at: 0, count: 4))
+            if boxSize == 1, header.count >= 16 { boxSize = Int64(ByteOrder.bigEndian.integer(header, at: 8, count: 8)) }
             if boxSize == 0 { boxSize = size - offset }
             guard boxSize >= 8, boxSize <= size - offset else { break }
             visit(Box(type: String(decoding: header[4..<8], as: UTF8.self), offset: offset, size: boxSize, header: header))
@@ -30,9 +31,5 @@ public enum ISOBaseMediaFile {
     public static func read(_ box: Box, from file: FileDescriptor, limit: Int) -> [UInt8]? {
         guard box.size <= Int64(limit), let bytes = try? file.read(upTo: Int(box.size), at: box.offset), bytes.count == Int(box.size) else { return nil }
         return bytes
-    }
-
-    static func be32(_ bytes: [UInt8], _ at: Int) -> UInt32 {
-        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
     }
 }

@@ -1,4 +1,5 @@
 internal import CPNG
+import PhotoSource
 import Posix
 
 /// libpng through its C bridge: rows streamed as they are decoded (an interlaced file is decoded
@@ -59,7 +60,7 @@ public enum PNGChunks {
         var offset: Int64 = 8
         for _ in 0..<100_000 {
             guard let header = try? file.read(upTo: 8, at: offset), header.count == 8 else { return nil }
-            let length = Int64(header[0]) << 24 | Int64(header[1]) << 16 | Int64(header[2]) << 8 | Int64(header[3])
+            let length = Int64(ByteOrder.bigEndian.integer(header, at: 0, count: 4))
             let type = String(decoding: header[4..<8], as: UTF8.self)
             if type == "IEND" { return nil }
             if type == "eXIf" {

@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 
 /// A TIFF structure read entry by entry where it lies: a TIFF or TIFF-based RAW file (its IFDs may
@@ -20,7 +21,7 @@ public struct TIFFStructure {
     }
 
     public let storage: Storage
-    public let littleEndian: Bool
+    public let order: ByteOrder
     /// 42, or a RAW dialect's own (0x55 in RW2).
     public let magic: Int
     public let firstIFD: Int64
@@ -36,26 +37,26 @@ public struct TIFFStructure {
         self.storage = storage
         guard let header = Self.read(storage, at: 0, count: 8) else { return nil }
         switch (header[0], header[1]) {
-        case (0x49, 0x49): littleEndian = true
-        case (0x4D, 0x4D): littleEndian = false
+        case (0x49, 0x49): order = .littleEndian
+        case (0x4D, 0x4D): order = .bigEndian
         default: return nil
         }
-        magic = Self.integer(header[2..<4], littleEndian: littleEndian)
+        magic = order.integer(header[2..<4])
         guard [42, 0x55, 0x4F52, 0x5352].contains(magic) else { return nil }
-        firstIFD = Int64(Self.integer(header[4..<8], littleEndian: littleEndian))
+        firstIFD = Int64(order.integer(header[4..<8]))
     }
 
     /// The entries of the IFD at `offset` and the offset of the next IFD (0 at the end).
     public func directory(at offset: Int64) -> (entries: [Entry], next: Int64)? {
         guard offset >= 8, let countBytes = read(at: offset, count: 2) else { return nil }
-        let count = min(Self.maxEntries, integer(countBytes[...]))
+        let count = min(Self.maxEntries, order.integer(countBytes[...]))
         guard let bytes = read(at: offset + 2, count: count * 12 + 4) ?? read(at: offset + 2, count: count * 12) else { return nil }
         let entries = (0..<count).map { index in
             let at = index * 12
-            return Entry(tag: integer(bytes[at..<at + 2]), type: integer(bytes[at + 2..<at + 4]),
-                         count: integer(bytes[at + 4..<at + 8]), field: Array(bytes[at + 8..<at + 12]))
+            return Entry(tag: order.integer(bytes[at..<at + 2]), type: order.integer(bytes[at + 2..<at + 4]),
+                         count: order.integer(bytes[at + 4..<at + 8]), field: Array(bytes[at + 8..<at + 12]))
         }
-        let next = bytes.count == count * 12 + 4 ? Int64(integer(bytes[(count * 12)...])) : 0
+        let next = bytes.count == count * 12 + 4 ? Int64(order.integer(bytes[(count * 12)...])) : 0
         return (entries, next)
     }
 
@@ -65,14 +66,14 @@ public struct TIFFStructure {
         guard let unit = Self.unitBytes[entry.type], entry.count >= 0, entry.count <= Self.maxValueBytes / max(1, unit) else { return nil }
         let length = unit * entry.count
         if length <= 4 { return Array(entry.field[0..<length]) }
-        return read(at: Int64(integer(entry.field[...])), count: length)
+        return read(at: Int64(order.integer(entry.field[...])), count: length)
     }
 
     /// The first number of a SHORT or LONG entry.
     public func number(of entry: Entry) -> Int? {
         switch entry.type {
-        case 3: return integer(entry.field[0..<2])
-        case 4, 13: return integer(entry.field[0..<4])
+        case 3: return order.integer(entry.field[0..<2])
+        case 4, 13: return order.integer(entry.field[0..<4])
         default: return nil
         }
     }
@@ -84,15 +85,7 @@ public struct TIFFStructure {
     /// The offsets of the IFDs an entry points to (a SubIFDs list), at most 16.
     public func offsets(in entry: Entry) -> [Int64] {
         guard entry.type == 4 || entry.type == 13, entry.count <= 16, let value = value(of: entry) else { return [] }
-        return stride(from: 0, to: value.count, by: 4).map { Int64(integer(value[$0..<$0 + 4])) }
-    }
-
-    /// An unsigned integer of 2 or 4 bytes in this structure's byte order.
-    public func integer(_ bytes: ArraySlice<UInt8>) -> Int { Self.integer(bytes, littleEndian: littleEndian) }
-
-    static func integer(_ bytes: ArraySlice<UInt8>, littleEndian: Bool) -> Int {
-        let ordered = littleEndian ? Array(bytes.reversed()) : Array(bytes)
-        return ordered.reduce(0) { $0 << 8 | Int($1) }
+        return stride(from: 0, to: value.count, by: 4).map { Int64(order.integer(value[$0..<$0 + 4])) }
     }
 
     func read(at offset: Int64, count: Int) -> [UInt8]? { Self.read(storage, at: offset, count: count) }
