@@ -74,9 +74,14 @@ public struct Renderer: Sendable {
 
     /// JPEG: shrink-on-load DCT decode. `orientation` overrides the file's EXIF (a RAW's preview).
     private func renderJPEG(_ file: FileDescriptor, spec: RenditionSpec, name: String, orientation: Orientation?) throws(RenditionError) -> Rendition {
-        let orientation = orientation ?? Orientation.read(from: file)
         let decoder = try JPEGDecoder(file: file, path: name)
-        let header = try decoder.readHeader()
+        return try renderJPEG(decoder, header: try decoder.readHeader(), spec: spec, name: name,
+                              orientation: orientation ?? Orientation.read(from: file))
+    }
+
+    /// The JPEG path from a header already read (a RAW preview's, read to decide whether it will do).
+    private func renderJPEG(_ decoder: JPEGDecoder, header: JPEGDecoder.Header, spec: RenditionSpec, name: String,
+                            orientation: Orientation) throws(RenditionError) -> Rendition {
         let stored = header.size
         try checkPixels(stored, name: name)
         let reservation = try reserve(header.coefficientBytes, for: "a progressive decode", name: name)
@@ -186,8 +191,9 @@ public struct Renderer: Sendable {
                 let preview: FileDescriptor
                 do { preview = try FileDescriptor.memoryFile(holding: bytes) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
                 defer { preview.close() }
-                guard let size = try? JPEGDecoder(file: preview, path: name).readHeader().size, max(size.width, size.height) >= side else { return nil }
-                return try renderJPEG(preview, spec: spec, name: name, orientation: raw.orientation)
+                guard let decoder = try? JPEGDecoder(file: preview, path: name), let header = try? decoder.readHeader(),
+                      max(header.size.width, header.size.height) >= side else { return nil }
+                return try renderJPEG(decoder, header: header, spec: spec, name: name, orientation: raw.orientation)
             case .bitmap(let size):
                 guard max(size.width, size.height) >= side, let rows = raw.bitmapPreview() else { return nil }
                 return try finish(rows, target: size.fitted(longestSide: spec.longestSide), reduce: true,
