@@ -86,24 +86,26 @@ public final class AssetFileSystem: Sendable {
     /// original's; nil for a rendition (its size may need a render) or an unknown inode. What a
     /// listing with attributes (READDIRPLUS) gives, so listing still never renders.
     public func attributesWithoutRendering(_ inode: UInt64) -> Attributes? {
-        guard let node = catalog.node(forInode: inode), renditionTarget(for: node) == nil else { return nil }
-        return plainAttributes(of: node)
+        guard let node = catalog.node(forInode: inode), let described = describe(node), described.rendition == nil else { return nil }
+        return described.attributes
     }
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered first.
     private func attributes(of node: Node, completion: @escaping AttributesCompletion) {
-        guard let unsized = plainAttributes(of: node) else { return completion(.failure(.notFound)) }
-        guard let target = renditionTarget(for: node) else { return completion(.success(unsized)) }
+        guard let described = describe(node) else { return completion(.failure(.notFound)) }
+        guard let target = described.rendition else { return completion(.success(described.attributes)) }
         settle(target) { result in
             completion(result.map { settled in
-                var sized = unsized
+                var sized = described.attributes
                 sized.size = Int64(settled.size)
                 return sized
             }.mapError(Self.errno))
         }
     }
 
-    private func plainAttributes(of node: Node) -> Attributes? {
+    /// What getattr and open need of a node, from one catalog lookup: its attributes (a
+    /// rendition's size still 0) and, for a rendition, what decides its content.
+    private func describe(_ node: Node) -> (attributes: Attributes, rendition: RenditionTarget?)? {
         let inode = node.inode
         switch node {
         case .root, .groups, .view, .dates, .year, .day:
@@ -116,35 +118,37 @@ public final class AssetFileSystem: Sendable {
             case .day(let day): links = 2 + catalog.photoCount(onDay: day)
             default: links = 1
             }
-            return Attributes(inode: inode, isDirectory: true, permissions: rootStatus.permissions & 0o555, size: 4096,
-                              userID: rootStatus.userID, groupID: rootStatus.groupID,
-                              modificationNanoseconds: rootStatus.modificationNanoseconds, linkCount: links)
+            return (Attributes(inode: inode, isDirectory: true, permissions: rootStatus.permissions & 0o555, size: 4096,
+                               userID: rootStatus.userID, groupID: rootStatus.groupID,
+                               modificationNanoseconds: rootStatus.modificationNanoseconds, linkCount: links), nil)
         case .album(let id), .viewAlbum(_, let id):
             guard let folder = catalog.folder(id) else { return nil }
             let owner = folder.ownership
-            return Attributes(inode: inode, isDirectory: true, permissions: owner.permissions, size: 4096,
-                              userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
-                              linkCount: node == .album(id) ? 2 + folder.photoCount : 2)
+            return (Attributes(inode: inode, isDirectory: true, permissions: owner.permissions, size: 4096,
+                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
+                               linkCount: node == .album(id) ? 2 + folder.photoCount : 2), nil)
         case .poster(let id):
             guard let owner = catalog.folder(id)?.ownership else { return nil }
-            return Attributes(inode: inode, isDirectory: false, permissions: owner.permissions & 0o444, size: 0,
-                              userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
-                              linkCount: 1)
+            return (Attributes(inode: inode, isDirectory: false, permissions: owner.permissions & 0o444, size: 0,
+                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
+                               linkCount: 1), .firstRendering(album: id))
         case .asset, .datedAsset:
             guard let owner = catalog.photo(for: node)?.photo.ownership else { return nil }
             let readable = owner.permissions & 0o444
-            return Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
-                              userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
-                              linkCount: 2)
+            return (Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
+                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
+                               linkCount: 2), nil)
         case .file(_, let kind, _), .viewFile(let kind, _, _):
             guard let photo = catalog.photo(for: node)?.photo else { return nil }
             // A size with a view has three names: in its asset folder, in the view and under dates/
             // (counted from the start: a photo is there as soon as its date is read); an original two.
-            return Attributes(inode: inode, isDirectory: false, permissions: photo.ownership.permissions & 0o444,
-                              size: kind == .original ? photo.identity.size : 0,
-                              userID: photo.ownership.userID, groupID: photo.ownership.groupID,
-                              modificationNanoseconds: photo.ownership.modificationNanoseconds,
-                              linkCount: FileKind.viewed.contains(kind) ? 3 : 2)
+            let attributes = Attributes(inode: inode, isDirectory: false, permissions: photo.ownership.permissions & 0o444,
+                                        size: kind == .original ? photo.identity.size : 0,
+                                        userID: photo.ownership.userID, groupID: photo.ownership.groupID,
+                                        modificationNanoseconds: photo.ownership.modificationNanoseconds,
+                                        linkCount: FileKind.viewed.contains(kind) ? 3 : 2)
+            guard kind != .original else { return (attributes, nil) }
+            return (attributes, .one(RenditionRequest(root: root, photo: photo, spec: kind == .thumbnail ? options.thumbnail : options.fullscreen)))
         }
     }
 
@@ -155,18 +159,6 @@ public final class AssetFileSystem: Sendable {
     private enum RenditionTarget {
         case one(RenditionRequest)
         case firstRendering(album: Int64)
-    }
-
-    private func renditionTarget(for node: Node) -> RenditionTarget? {
-        switch node.canonical {
-        case .poster(let album):
-            return .firstRendering(album: album)
-        case .file(_, let kind, _) where kind != .original:
-            guard let photo = catalog.photo(for: node)?.photo else { return nil }
-            return .one(RenditionRequest(root: root, photo: photo, spec: kind == .thumbnail ? options.thumbnail : options.fullscreen))
-        default:
-            return nil
-        }
     }
 
     /// A target's settled content: the request whose rendition it shows and its size, or (every
@@ -251,7 +243,7 @@ public final class AssetFileSystem: Sendable {
             guard let photo = catalog.photo(for: node)?.photo else { return completion(.failure(.notFound)) }
             return completion(openOriginal(photo).map { .original($0) })
         }
-        guard let target = renditionTarget(for: node) else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
+        guard let target = describe(node)?.rendition else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
         // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
         settle(target) { [pipeline] result in
             if markingUse, case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }

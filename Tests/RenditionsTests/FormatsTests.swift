@@ -77,7 +77,7 @@ import PhotoSource
 
     static let sRGBProfilePath: String = {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("assetfs-test-sRGB-\(getpid()).icc").path
-        FileManager.default.createFile(atPath: path, contents: Data(ColourTransform.sRGBProfile))
+        precondition(FileManager.default.createFile(atPath: path, contents: Data(ColourTransform.sRGBProfile)), "cannot write \(path)")
         return path
     }()
 
@@ -143,7 +143,7 @@ import PhotoSource
             let output = try Tools.run(["exiftool", "-b", "-PreviewImage", copy])
             guard output.status == 0, !output.stdout.isEmpty else { throw PNM.Failure.tool("exiftool exit \(output.status): \(output.stderr)") }
             preview = copy + ".preview.jpg"
-            FileManager.default.createFile(atPath: preview, contents: Data(output.stdout))
+            guard FileManager.default.createFile(atPath: preview, contents: Data(output.stdout)) else { throw PNM.Failure.tool("cannot write \(preview)") }
         }
         let output = try Tools.run(["convert", preview, "-resize", "\(rendition.size.width)x\(rendition.size.height)!", "-depth", "8", "ppm:-"])
         guard output.status == 0 else { throw PNM.Failure.tool("convert exit \(output.status): \(output.stderr)") }
