@@ -188,7 +188,7 @@ extension CatalogStore {
                 if now.originalFileName != row.photo.originalFileName {
                     invalidations += [.entry(parent: Node.asset(row.id).inode, name: now.originalFileName), .inode(Node.asset(row.id).inode)]
                 }
-                invalidations += FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: row.assetName + Self.jpeg) }
+                invalidations += FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: Naming.viewFileName(row.assetName)) }
                 invalidations += Self.fileInodes(of: row) + [.inode(Node.asset(row.id).inode)]
                 changed = true
             } else if now.ownership != row.photo.ownership {
@@ -212,7 +212,7 @@ extension CatalogStore {
             try db.query("INSERT OR IGNORE INTO undated VALUES (?)", [.integer(db.lastInsertedRow)])
             guard !firstSeen else { continue }
             invalidations += [.entry(parent: Node.album(album).inode, name: name)]
-                + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: name + Self.jpeg) }
+                + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: Naming.viewFileName(name)) }
         }
         invalidations += [.inode(Node.album(album).inode)] + FileKind.viewed.map { .inode(Node.viewAlbum($0, album: album).inode) }
         return true
@@ -268,11 +268,9 @@ extension CatalogStore {
         }
     }
 
-    static let jpeg = Array(".jpg".utf8)
-
     private static func entries(of row: PhotoRow, album: Int64) -> [Invalidation] {
         [.entry(parent: Node.album(album).inode, name: row.assetName)]
-            + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: row.assetName + jpeg) }
+            + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: Naming.viewFileName(row.assetName)) }
     }
 
     private static func fileInodes(of row: PhotoRow) -> [Invalidation] {

@@ -76,8 +76,7 @@ extension CatalogStore {
             if name == Naming.poster { return .poster(album: id) }
             return photo(inFolder: id, named: name).map { .asset($0.id) }
         case .viewAlbum(let kind, let id):
-            guard name.count > Self.jpeg.count, name.suffix(Self.jpeg.count).elementsEqual(Self.jpeg) else { return nil }
-            return photo(inFolder: id, named: Array(name.dropLast(Self.jpeg.count))).map { .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF) }
+            return photo(inFolder: id, viewFileNamed: name).map { .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF) }
         case .dates:
             return Self.year(named: name).flatMap { year in years(after: year - 1, limit: 1).first == year ? .year(year) : nil }
         case .year(let year):
@@ -114,7 +113,7 @@ extension CatalogStore {
             }
         case .viewAlbum(let kind, let id):
             return photos(inFolder: id, after: cookie, limit: limit).map {
-                Entry(name: $0.assetName + Self.jpeg, node: .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF), cookie: $0.id)
+                Entry(name: Naming.viewFileName($0.assetName), node: .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF), cookie: $0.id)
             }
         case .dates:
             return years(after: Int(max(0, cookie)), limit: limit).map { Entry(name: Self.yearName($0), node: .year($0), cookie: Int64($0)) }

@@ -246,6 +246,27 @@ public final class CatalogStore: Sendable {
         }
     }
 
+    /// The photo of album `folder` whose size-view file is called `name` (`Naming.viewFileName`):
+    /// `<asset>.jpg`, or for the rare asset name too long for that, its fitted form, found among
+    /// the album's long names.
+    func photo(inFolder folder: Int64, viewFileNamed name: [UInt8]) -> PhotoRow? {
+        let suffix = Naming.jpegExtension
+        guard name.count > suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return nil }
+        if let row = photo(inFolder: folder, named: Array(name.dropLast(suffix.count))), Naming.viewFileName(row.assetName) == name {
+            return row
+        }
+        guard name.count > Naming.maxNameBytes - suffix.count else { return nil }
+        return read(nil) { db throws(DatabaseError) in
+            var result: PhotoRow?
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND length(p.asset_name) > ?",
+                         [.integer(folder), .integer(Int64(Naming.maxNameBytes - suffix.count))]) { row in
+                let photo = Self.photo(row)
+                if result == nil, Naming.viewFileName(photo.assetName) == name { result = photo }
+            }
+            return result
+        }
+    }
+
     /// Photos of album `folder` after the one with id `after`, in id order, up to `limit`.
     public func photos(inFolder folder: Int64, after: Int64, limit: Int) -> [PhotoRow] {
         read([]) { db throws(DatabaseError) in

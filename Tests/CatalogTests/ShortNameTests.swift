@@ -79,6 +79,29 @@ import Testing
         #expect(Set(names).count == 2)
         #expect(names.map { text(Array($0.suffix(5))) } == [".jpeg", "p.jpg"])
     }
+
+    /// A size view adds `.jpg` to the asset's name: asset names of 252 to 255 bytes would give
+    /// view names over 255 bytes, which no tool can look up or copy.
+    @Test func sizeViewNamesOfLongAssetNamesFitAndLeadBackToTheirPhoto() throws {
+        let catalog = try ScratchCatalog()
+        let files = [253, 255].map { String(repeating: "v", count: $0) } + ["short.jpg", String(repeating: "w", count: 251)]
+        try catalog.apply("A", files)
+        let album = try #require(catalog.node("groups/A"))
+        guard case .album(let id) = album else { Issue.record("not an album: \(album)"); return }
+        for kind in FileKind.viewed {
+            let view = Node.viewAlbum(kind, album: id)
+            let entries = try #require(catalog.store.entries(of: view, after: 0, limit: 10))
+            #expect(entries.count == 4)
+            for entry in entries {
+                #expect(entry.name.count <= 255 && entry.name.hasSuffix(bytes(".jpg")), "\(entry.name.count) bytes")
+                #expect(catalog.store.child(of: view, named: entry.name) == entry.node, "\(text(Array(entry.name.prefix(12))))… looks up its photo")
+            }
+            let names = Set(entries.map { text($0.name) })
+            #expect(names.contains("short.jpg") && names.contains(String(repeating: "w", count: 251) + ".jpg"), "names that fit stay plain")
+            #expect(entries.filter { $0.name.starts(with: Naming.ellipsis) }.count == 2, "the two long ones are fitted")
+            #expect(catalog.store.child(of: view, named: bytes(String(repeating: "v", count: 253) + ".jpg")) == nil, "no name over 255 bytes")
+        }
+    }
 }
 
 extension Array where Element == UInt8 {
