@@ -212,7 +212,7 @@ public final class RenditionPipeline: Sendable {
             guard error.isContentFailure else {
                 return unavailable(request, .unavailable(.io), reason: error.description)
             }
-            return fail(request.key, error.description)
+            return fail(request.key, error.description, storing: error.failsUnderAnySettings)
         }
         // A source rewritten under the render could give a mix of old and new: serve nothing.
         guard let after = try? file.status(), SourceIdentity(after) == request.photo.identity else {
@@ -236,13 +236,14 @@ public final class RenditionPipeline: Sendable {
         }
     }
 
-    /// A photo that cannot be rendered: logged once, remembered (in the store, which every mount
-    /// of this source shares) until its source changes, so it is not decoded on every access.
-    private func fail(_ key: CacheKey, _ reason: String) -> Result<[UInt8], RenditionFailure> {
+    /// A photo that cannot be rendered: logged once, remembered until its source changes, so it is
+    /// not decoded on every access: by this mount, and when `storing` (it would fail under any
+    /// settings) in the store, which every mount of this source shares.
+    private func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
         Statistics.bump(statistics.renderFailures)
         if logOnce(reason, warning: false) { Statistics.bump(statistics.brokenPhotos) }
         state.withLock { $0.failures[key] = reason }
-        if cache.isEnabled {
+        if cache.isEnabled, storing {
             write { [self] store throws(DatabaseError) in
                 try store.storeFailure(reason, for: key)
                 state.withLock { _ = $0.failures.removeValue(forKey: key) }

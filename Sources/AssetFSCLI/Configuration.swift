@@ -3,6 +3,7 @@ import Catalog
 import Glibc
 import Posix
 import RenditionCache
+import Renditions
 
 /// assetfs's own `-o` options, shared by mounting, `warm` and `cache` so that they agree on
 /// which cache file and which rendition specs a source uses.
@@ -14,11 +15,13 @@ struct Configuration {
     var recheckSeconds = 600
     /// `-o log=FILE`: where a mount in the background logs.
     var logFile: FilePath?
+    /// `-o decode_memory=SIZE`: what the renders running together may hold in whole-image buffers.
+    var decodeMemory = Self.defaultDecodeMemory(physicalMemory: ProcessEnvironment.physicalMemory)
 
     /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
     /// the mount is always read-only, nodev, nosuid.
     static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "broken", "log", "recheck",
-                                    "rw", "dev", "suid"]
+                                    "decode_memory", "rw", "dev", "suid"]
 
     init(options: [(key: String, value: String)]) throws(UsageError) {
         for (key, value) in options {
@@ -26,7 +29,13 @@ struct Configuration {
             case "cache":
                 guard !value.isEmpty else { throw UsageError("-o cache needs a file, e.g. -o cache=~/.cache/assetfs/pictures.sqlite") }
                 cacheFile = Self.absolute(value)
-            case "cache_size": cacheSize = try Self.size(value)
+            case "cache_size": cacheSize = try Self.size(value, key)
+            case "decode_memory":
+                let bytes = try Self.size(value, key)
+                guard bytes >= Self.minimumDecodeMemory else {
+                    throw UsageError("-o decode_memory=\(value): at least \(Self.minimumDecodeMemory >> 20)M (a 12-megapixel progressive JPEG needs about 36M)")
+                }
+                decodeMemory = Int(clamping: bytes)
             case "thumbnail_size": mount.thumbnailSize = try Self.number(value, key, 16...8192)
             case "fullscreen_size": mount.fullscreenSize = try Self.number(value, key, 16...16384)
             case "quality": mount.quality = try Self.number(value, key, 1...100)
@@ -91,15 +100,26 @@ struct Configuration {
         return value
     }
 
+    /// 512 MiB, or a quarter of the RAM of a smaller machine (a Raspberry Pi, a NAS): a few large
+    /// HEIC or progressive decodes at once must not push it into swap or the OOM killer.
+    static func defaultDecodeMemory(physicalMemory: Int) -> Int {
+        physicalMemory > 0 ? max(minimumDecodeMemory, min(512 << 20, physicalMemory / 4)) : 512 << 20
+    }
+
+    static let minimumDecodeMemory = 16 << 20
+
+    /// A renderer for a mount or `warm`: renders wait for memory within the decode budget.
+    var renderer: Renderer { Renderer(limits: RenderLimits(waitForMemory: true), budget: MemoryBudget(bytes: decodeMemory)) }
+
     /// `512M`, `2G`, `100000`, `1.5G`.
-    static func size(_ text: String) throws(UsageError) -> Int64 {
+    static func size(_ text: String, _ key: String) throws(UsageError) -> Int64 {
         let units: [Character: Double] = ["K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
         var digits = Substring(text.uppercased())
         var unit = 1.0
         if digits.last == "B" { digits = digits.dropLast() }
         if let last = digits.last, let multiplier = units[last] { unit = multiplier; digits = digits.dropLast() }
         guard let value = Double(digits), value > 0 else {
-            throw UsageError("-o cache_size=\(text): expected a size such as 512M or 2G")
+            throw UsageError("-o \(key)=\(text): expected a size such as 512M or 2G")
         }
         return Int64(value * unit)
     }

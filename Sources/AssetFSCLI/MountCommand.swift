@@ -44,7 +44,7 @@ struct MountCommand {
         let fileSystem = AssetFileSystem(source: realSource, options: configuration.mount,
                                          cache: configuration.cacheConnection(for: realSource),
                                          catalog: configuration.catalogOpener(for: realSource),
-                                         renderer: Renderer(limits: RenderLimits(waitForMemory: true)),
+                                         renderer: configuration.renderer,
                                          renderThreads: ProcessEnvironment.processorCount)
         let mount: FUSEMount
         do { mount = try FUSEMount(fileSystem: fileSystem, mountpoint: mountpoint, libfuseArguments: libfuseArguments) } catch {

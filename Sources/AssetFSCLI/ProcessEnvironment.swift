@@ -15,4 +15,7 @@ enum ProcessEnvironment {
     }
 
     static var processorCount: Int { max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+
+    /// The machine's RAM in bytes (0 if unknown).
+    static var physicalMemory: Int { max(0, Int(sysconf(Int32(_SC_PHYS_PAGES)))) * max(0, Int(sysconf(Int32(_SC_PAGESIZE)))) }
 }

@@ -31,7 +31,7 @@ struct WarmCommand {
         }
         let fileSystem = AssetFileSystem(source: realSource, options: configuration.mount, cache: CacheConnection { store },
                                          catalog: configuration.catalogOpener(for: realSource),
-                                         renderer: Renderer(limits: RenderLimits(waitForMemory: true)),
+                                         renderer: configuration.renderer,
                                          renderThreads: ProcessEnvironment.processorCount)
         // The same catalog a mount uses. Scanned here only if no mount ever did: a running mount
         // keeps it up to date and tells its kernel what changed, which it could not do for

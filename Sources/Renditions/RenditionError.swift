@@ -29,6 +29,10 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// that could not be read (gone, no permission, I/O error) may read fine next time.
     public var isContentFailure: Bool { kind != .unreadable }
 
+    /// Whether it fails under any settings: a photo over the decode memory budget (`-o
+    /// decode_memory=`) renders under a bigger one, so that failure is not stored for later mounts.
+    public var failsUnderAnySettings: Bool { kind != .overMemoryBudget }
+
     /// An error a decoder bridge reported as text: a read error is `.unreadable` (transient),
     /// anything else the content's fault, prefixed with the format's name.
     static func decoder(_ format: String, _ message: String, path: String) -> RenditionError {

@@ -37,6 +37,7 @@ import Testing
     @Test func unknownMountOption() throws { try expectUsageError(["-o", "bogus_opt", "{source}", "{mnt}"], naming: ["bogus_opt"]) }
     @Test func unknownMountOptionAfterArguments() throws { try expectUsageError(["{source}", "{mnt}", "-o", "bogus_opt"], naming: ["bogus_opt"]) }
     @Test func badOptionValue() throws { try expectUsageError(["-o", "thumbnail_size=abc", "{source}", "{mnt}"], naming: ["thumbnail_size"]) }
+    @Test func decodeMemoryTooSmall() throws { try expectUsageError(["-o", "decode_memory=1M", "{source}", "{mnt}"], naming: ["decode_memory=1M"]) }
     @Test func tooManyArguments() throws { try expectUsageError(["{source}", "{mnt}", "extra"], naming: ["extra"]) }
     @Test func unknownWarmOption() throws { try expectUsageError(["warm", "-o", "bogus_opt", "{source}"], naming: ["bogus_opt"]) }
     @Test func warmWithoutSource() throws { try expectUsageError(["warm"], naming: ["SOURCE"]) }
@@ -68,7 +69,7 @@ import Testing
             let result = AssetFS.run([flag], timeout: 60)
             #expect(result.status == 0, "\(flag): exit \(result.status) \(result.err)")
             let text = result.out + result.err
-            for option in ["cache=", "cache_size=", "thumbnail_size=", "fullscreen_size=", "quality=", "follow_symlinks", "log="] {
+            for option in ["cache=", "cache_size=", "decode_memory=", "thumbnail_size=", "fullscreen_size=", "quality=", "follow_symlinks", "log=", "recheck="] {
                 #expect(text.contains(option), "\(flag) does not mention \(option)")
             }
             #expect(text.contains("SOURCE") && text.contains("MOUNTPOINT"))
