@@ -43,7 +43,7 @@ let package = Package(
         .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "Catalog", "Posix"]),
         .target(name: "DesktopThumbnails", dependencies: ["CLibPNG", "Posix"]),
         .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
-        .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI"]),
+        .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI", "Posix"]),
 
         // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
         .target(name: "TestFixtures", path: "Tests/TestFixtures"),

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
+#include <malloc.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -43,5 +44,12 @@ static inline int clinux_lower_thread_priority(void) {
     int status = setpriority(PRIO_PROCESS, (id_t)tid, 10);
     if (syscall(SYS_ioprio_set, 1 /* IOPRIO_WHO_PROCESS */, tid, (2 << 13) | 7 /* IOPRIO_CLASS_BE, level 7 */) != 0) status = -1;
     return status;
+}
+
+/* Allocations of `bytes` and more are mapped and unmapped (mallopt's M_MMAP_THRESHOLD is a macro
+   of <malloc.h>, which Glibc's module does not carry). Setting it also stops glibc from raising
+   the threshold after each large free. Returns 1 on success. */
+static inline int clinux_map_allocations_from(int bytes) {
+    return mallopt(M_MMAP_THRESHOLD, bytes);
 }
 #endif
