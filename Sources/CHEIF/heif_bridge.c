@@ -151,6 +151,7 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
         if (nclx) {
             out->colour = AHEIF_COLOUR_NCLX;
             out->primaries = nclx->color_primaries;
+            out->transfer = nclx->transfer_characteristics;
             out->rx = nclx->color_primary_red_x; out->ry = nclx->color_primary_red_y;
             out->gx = nclx->color_primary_green_x; out->gy = nclx->color_primary_green_y;
             out->bx = nclx->color_primary_blue_x; out->by = nclx->color_primary_blue_y;

@@ -61,12 +61,14 @@ alcms_transform *alcms_from_icc(const uint8_t *icc, size_t length, int channels)
 }
 
 alcms_transform *alcms_from_primaries(double rx, double ry, double gx, double gy, double bx, double by,
-                                      double wx, double wy) {
+                                      double wx, double wy, const float *curve_table, int curve_entries) {
     cmsContext ctx = new_context();
     if (!ctx) return NULL;
     cmsCIExyY white = {wx, wy, 1.0};
     cmsCIExyYTRIPLE primaries = {{rx, ry, 1.0}, {gx, gy, 1.0}, {bx, by, 1.0}};
-    cmsToneCurve *curve = srgb_curve(ctx);
+    cmsToneCurve *curve = curve_table && curve_entries >= 2
+        ? cmsBuildTabulatedToneCurveFloat(ctx, (cmsUInt32Number)curve_entries, curve_table)
+        : srgb_curve(ctx);
     if (!curve) { cmsDeleteContext(ctx); return NULL; }
     cmsToneCurve *curves[3] = {curve, curve, curve};
     cmsHPROFILE source = cmsCreateRGBProfileTHR(ctx, &white, &primaries, curves);

@@ -55,7 +55,7 @@ extension Renderer {
         // The decoders' versions: their output can change without the JPEG sample's changing.
         var hashed = Array(Renderer.decoderVersions.utf8)
         do {
-            for sample in [try BuiltInImages.fingerprintSample(), FingerprintSamples.avif, FingerprintSamples.heic10Bit] {
+            for sample in [try BuiltInImages.fingerprintSample(), FingerprintSamples.avif, FingerprintSamples.avifPQ, FingerprintSamples.heic10Bit] {
                 let file = try FileDescriptor.memoryFile(holding: sample)
                 defer { file.close() }
                 for side in [24, 100] {

@@ -23,14 +23,17 @@ final class ColourTransform {
         return made.map { ColourTransform($0, channels: channels) }
     }
 
-    /// From nclx colour primaries (ITU-T H.273 code points). sRGB/BT.709 primaries (1) and
-    /// "unspecified" (2) need no conversion. The transfer is taken as sRGB's for every SDR code
-    /// point; PQ and HLG (HDR) are not tone-mapped, only their primaries converted.
-    static func from(nclxPrimaries primaries: Int, red: (Double, Double), green: (Double, Double), blue: (Double, Double),
-                     white: (Double, Double)) -> ColourTransform? {
-        guard primaries != 1 && primaries != 2 && primaries != 0 else { return nil }
+    /// From nclx colour primaries and transfer (ITU-T H.273 code points). PQ and HLG (HDR) are
+    /// tone-mapped to SDR (`HDRTransfer`); every other transfer is taken as sRGB's, and then
+    /// sRGB/BT.709 primaries (1) and "unspecified" (2) need no conversion.
+    static func from(nclxPrimaries primaries: Int, transfer: Int, red: (Double, Double), green: (Double, Double),
+                     blue: (Double, Double), white: (Double, Double)) -> ColourTransform? {
+        let hdr = HDRTransfer(rawValue: transfer)
+        guard hdr != nil || (primaries != 1 && primaries != 2 && primaries != 0) else { return nil }
         guard [red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1].allSatisfy({ $0 > 0 && $0 < 1 }) else { return nil }
-        let made = alcms_from_primaries(red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1)
+        let made = (hdr?.toneCurve() ?? []).withUnsafeBufferPointer { table in
+            alcms_from_primaries(red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1, table.baseAddress, Int32(table.count))
+        }
         return made.map { ColourTransform($0, channels: 3) }
     }
 

@@ -21,6 +21,18 @@ enum FingerprintSamples {
         0x65, 0x8C,
     ]
 
+    /// The AVIF sample with its nclx box saying BT.2020 primaries and PQ transfer, so that the
+    /// HDR tone mapping is fingerprinted too (heif-enc 1.15 here aborts in libaom when asked
+    /// for PQ at 10 bits, and ignores it at 8).
+    static var avifPQ: [UInt8] {
+        var bytes = avif
+        let box = Array("colrnclx".utf8)
+        if let at = (0...(bytes.count - box.count)).first(where: { bytes[$0..<($0 + box.count)].elementsEqual(box) }) {
+            bytes.replaceSubrange((at + 8)..<(at + 12), with: [0x00, 0x09, 0x00, 0x10])
+        }
+        return bytes
+    }
+
     /// 10-bit HEVC (libde265, 10-bit planes scaled to 8 bits by the bridge).
     static let heic10Bit: [UInt8] = [
         0x00, 0x00, 0x00, 0x1C, 0x66, 0x74, 0x79, 0x70, 0x68, 0x65, 0x69, 0x63, 0x00, 0x00, 0x00, 0x00, 0x6D, 0x69, 0x66, 0x31, 0x68, 0x65, 0x69, 0x63,

@@ -27,8 +27,8 @@ final class HEIFDecoder {
             aheif_icc(decoder, &data, &length)
             colour = data.flatMap { ColourTransform.from(icc: Array(UnsafeBufferPointer(start: $0, count: length)), channels: 3) }
         case Int(AHEIF_COLOUR_NCLX):
-            colour = ColourTransform.from(nclxPrimaries: Int(h.primaries), red: (h.rx, h.ry), green: (h.gx, h.gy),
-                                          blue: (h.bx, h.by), white: (h.wx, h.wy))
+            colour = ColourTransform.from(nclxPrimaries: Int(h.primaries), transfer: Int(h.transfer), red: (h.rx, h.ry),
+                                          green: (h.gx, h.gy), blue: (h.bx, h.by), white: (h.wx, h.wy))
         default:
             colour = nil
         }

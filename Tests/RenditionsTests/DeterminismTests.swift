@@ -49,6 +49,8 @@ import Posix
         ("formats/kimono_rotate90.avif", 256, "a924fee05e144c884eb52a0abdae601d9a995081f66890252bb20e4909d9c943"),
         ("formats/fox_10bit.avif", 256, "9169f44d2389148d87e57cbd511e6d1aae4ca31bdd4a446835fa66329a827477"),
         ("formats/cheers_1440x960.heic", 1920, "75dace5b1d44cecccade1ad784d2a11eb905f4d6b642d12d879fe355c2cc679e"),
+        // HDR (PQ) tone-mapped to SDR, pinned when the tone mapping came in.
+        ("formats/hdr_pq_10bit_p3.avif", 256, "266bd39ecd843aa82f8a26b48c5275c9c536469df04c46dfcdc685e0da64581b"),
     ]
 
     @Test(arguments: golden.map { Golden(file: $0.file, box: $0.box, sha256: $0.sha256) })
@@ -67,12 +69,15 @@ import Posix
     /// The fingerprint also renders HEIF-family samples (a change in the HEIF bridge changes no JPEG's
     /// bytes); one that failed would leave every process a fingerprint of its own, sharing no cache.
     @Test func theFingerprintSamplesRender() throws {
-        for sample in [FingerprintSamples.avif, FingerprintSamples.heic10Bit] {
+        var renditions: [[UInt8]] = []
+        for sample in [FingerprintSamples.avif, FingerprintSamples.avifPQ, FingerprintSamples.heic10Bit] {
             let file = try FileDescriptor.memoryFile(holding: sample)
             defer { file.close() }
             let rendition = try Renderer().render(file, spec: RenditionSpec(longestSide: 24), name: "fingerprint sample")
             #expect(rendition.size == PixelSize(width: 24, height: 16))
+            renditions.append(rendition.jpeg)
         }
+        #expect(renditions[0] != renditions[1], "the PQ sample goes through the tone mapping")
     }
 
     struct Golden: Sendable, CustomTestStringConvertible {

@@ -19,6 +19,7 @@ typedef struct {
     int colour;                     /* AHEIF_COLOUR_* of the primary image */
     /* nclx: code points and the CIE xy of its primaries and white point */
     int primaries;
+    int transfer;                   /* transfer characteristics: 16 PQ, 18 HLG */
     double rx, ry, gx, gy, bx, by, wx, wy;
 } aheif_header;
 

@@ -14,9 +14,11 @@ typedef struct alcms_transform alcms_transform;
  * (to sRGB). NULL when the profile is unusable or its colour space does not match `channels`:
  * the caller then treats the pixels as sRGB. */
 alcms_transform *alcms_from_icc(const uint8_t *icc, size_t length, int channels);
-/* RGB with the given CIE xy primaries and white point, and the sRGB tone curve. */
+/* RGB with the given CIE xy primaries and white point, and the sRGB tone curve, or when
+ * `curve_table` is given a curve of `curve_entries` samples (linear light 0-1 for evenly spaced
+ * signals 0-1: HDR tone mapping). */
 alcms_transform *alcms_from_primaries(double rx, double ry, double gx, double gy, double bx, double by,
-                                      double wx, double wy);
+                                      double wx, double wy, const float *curve_table, int curve_entries);
 /* Converts `pixels` pixels of the transform's channel count, in place. */
 void alcms_apply(alcms_transform *t, uint8_t *pixels, size_t count);
 void alcms_free(alcms_transform *t);
