@@ -2,29 +2,31 @@ import PhotoSource
 import Posix
 import Renditions
 
-/// What a photo's own format says of it, before it is made properties: its EXIF block and its
-/// stored pixel size. Each format's reader reads only the few places these are kept.
+/// What a photo's own format says of it, before it is made properties: its EXIF block, its XMP
+/// packet and its stored pixel size. Each format's reader reads only the few places these are kept.
 struct EmbeddedMetadata {
     /// An EXIF block from "Exif\0\0" on, as libexif reads it.
     var exif: [UInt8]?
+    var xmp: [UInt8]?
     var size: PixelSize?
     /// Whether `size` is already upright: a HEIF's shown size has its irot applied (as libheif
     /// applies irot and imir to its pixels), and its EXIF Orientation (written to match, or
     /// stale) must not be applied again.
     var isUpright = false
 
-    init(exif: [UInt8]? = nil, size: PixelSize? = nil, isUpright: Bool = false) {
-        (self.exif, self.size, self.isUpright) = (exif, size, isUpright)
+    init(exif: [UInt8]? = nil, xmp: [UInt8]? = nil, size: PixelSize? = nil, isUpright: Bool = false) {
+        (self.exif, self.xmp, self.size, self.isUpright) = (exif, xmp, size, isUpright)
     }
 
-    init(_ entries: CompactEXIF, size: PixelSize?, isUpright: Bool = false) {
-        self.init(exif: entries.isEmpty ? nil : entries.block, size: size, isUpright: isUpright)
+    init(_ entries: CompactEXIF, xmp: [UInt8]? = nil, size: PixelSize?, isUpright: Bool = false) {
+        self.init(exif: entries.isEmpty ? nil : entries.block, xmp: xmp, size: size, isUpright: isUpright)
     }
 
-    /// JPEG: the APP1 "Exif" segment and the frame header.
+    /// JPEG: the APP1 "Exif" and XMP segments and the frame header.
     static func jpeg(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let segments = JPEGSegments.read(file) else { return EmbeddedMetadata() }
-        return EmbeddedMetadata(exif: segments.exif, size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
+        return EmbeddedMetadata(exif: segments.exif, xmp: segments.xmp,
+                                size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
     }
 
     /// HEIC and AVIF: the primary item's size as shown (its irot applied) and its Exif item, which begins with the 4-byte big-endian offset of
@@ -38,15 +40,16 @@ struct EmbeddedMetadata {
                 entries.addIFD0(of: tiff)
             }
         }
-        return EmbeddedMetadata(entries, size: heif.shownSize, isUpright: true)
+        return EmbeddedMetadata(entries, xmp: heif.xmpItem, size: heif.shownSize, isUpright: true)
     }
 
-    /// PNG: IHDR's size and the eXIf chunk (before or after the image data).
+    /// PNG: IHDR's size and the eXIf and XMP chunks (before or after the image data).
     static func png(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let head = try? file.read(upTo: 24, at: 0), head.count == 24, Array(head[12..<16]) == Array("IHDR".utf8) else { return EmbeddedMetadata() }
         var entries = CompactEXIF()
-        if let block = PNGChunks.exif(of: file), let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
-        return EmbeddedMetadata(entries, size: PixelSize(width: ByteOrder.bigEndian.integer(head, at: 16, count: 4), height: ByteOrder.bigEndian.integer(head, at: 20, count: 4)))
+        let chunks = PNGChunks.metadata(of: file)
+        if let block = chunks.exif, let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
+        return EmbeddedMetadata(entries, xmp: chunks.xmp, size: PixelSize(width: ByteOrder.bigEndian.integer(head, at: 16, count: 4), height: ByteOrder.bigEndian.integer(head, at: 20, count: 4)))
     }
 
     /// GIF: the logical screen's size (GIF has no EXIF).

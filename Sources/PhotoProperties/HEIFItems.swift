@@ -2,18 +2,20 @@ import PhotoSource
 import Posix
 import Renditions
 
-/// What a HEIC's or AVIF's properties need from its `meta` box: the primary item's size as shown
-/// and its Exif item. Read here rather than through libheif, which (1.15) reads the data of every
-/// item, the whole file, when it opens one. Bounded: the `meta` box up to 16 MiB (tens of KiB in
-/// practice), the Exif item up to 4 MiB; anything malformed reads as absent.
+/// What a HEIC's or AVIF's properties need from its `meta` box: the primary item's size as shown,
+/// its Exif item and its XMP item. Read here rather than through libheif, which (1.15) reads the
+/// data of every item, the whole file, when it opens one. Bounded: the `meta` box up to 16 MiB
+/// (tens of KiB in practice), each metadata item up to 4 MiB; anything malformed reads as absent.
 struct HEIFItems {
     /// The primary item's `ispe`, cropped by `clap` and turned by `irot` as the item's
     /// properties say, in their order: the size libheif shows (and renditions are made at).
     var shownSize: PixelSize?
     /// The Exif item as stored: a 4-byte big-endian offset to the TIFF header, then the block.
     var exifItem: [UInt8]?
+    /// The XMP packet: a `mime` item of content type application/rdf+xml.
+    var xmpItem: [UInt8]?
 
-    static let maxMetaBytes = 16 << 20, maxExifBytes = 4 << 20
+    static let maxMetaBytes = 16 << 20, maxItemBytes = 4 << 20
 
     init(file: FileDescriptor) {
         var meta: [UInt8]?
@@ -24,20 +26,38 @@ struct HEIFItems {
         func box(_ type: String) -> BoxBytes? { boxes.first { $0.type == type }?.body }
         guard let pitm = box("pitm"), let primary = pitm.number(at: 4, size: pitm.version == 0 ? 2 : 4) else { return }
         if let iprp = box("iprp") { shownSize = Self.shownSize(of: primary, iprp) }
-        let exifItems = box("iinf").map(Self.exifItems) ?? []
+        let infos = box("iinf").map(Self.itemInfos) ?? []
         let describing = box("iref").map { Self.items(describing: primary, $0) } ?? []
-        if let exif = exifItems.first(where: describing.contains) ?? exifItems.first, let iloc = box("iloc") {
-            exifItem = Self.data(of: exif, iloc, idat: box("idat"), file: file)
+        func data(ofFirst kind: (ItemInfo) -> Bool) -> [UInt8]? {
+            let ids = infos.filter(kind).map(\.id)
+            guard let id = ids.first(where: describing.contains) ?? ids.first, let iloc = box("iloc") else { return nil }
+            return Self.data(of: id, iloc, idat: box("idat"), file: file)
         }
+        exifItem = data { $0.type == "Exif" }
+        xmpItem = data { $0.type == "mime" && $0.contentType == "application/rdf+xml" }
     }
 
-    /// The ids of `Exif` items (item info entries of version 2 or 3).
-    static func exifItems(_ iinf: BoxBytes) -> [Int] {
+    struct ItemInfo {
+        var id: Int
+        var type: String
+        /// A `mime` item's content type.
+        var contentType: String?
+    }
+
+    /// The item info entries (of version 2 or 3): id, type, then a NUL-ended name and, for
+    /// `mime` items, a NUL-ended content type.
+    static func itemInfos(_ iinf: BoxBytes) -> [ItemInfo] {
         iinf.children(from: iinf.version == 0 ? 6 : 8).compactMap { entry in
             let infe = entry.body, idSize = infe.version == 2 ? 2 : 4
             guard entry.type == "infe", infe.version >= 2, let id = infe.number(at: 4, size: idSize),
-                  infe.fourCC(at: 4 + idSize + 2) == "Exif" else { return nil }
-            return id
+                  let type = infe.fourCC(at: 4 + idSize + 2) else { return nil }
+            var info = ItemInfo(id: id, type: type)
+            if type == "mime", let rest = infe.bytes(at: 4 + idSize + 6, count: max(0, infe.bytes.count - (4 + idSize + 6))),
+               let nameEnd = rest.firstIndex(of: 0) {
+                let content = rest[(nameEnd + 1)...]
+                info.contentType = String(decoding: content.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            return info
         }
     }
 
@@ -118,7 +138,7 @@ struct HEIFItems {
             for k in 0..<extents {
                 let extent = at + k * extentSize + indexSize
                 guard let offset = iloc.number(at: extent, size: offsetSize), let length = iloc.number(at: extent + offsetSize, size: lengthSize),
-                      length > 0, length <= maxExifBytes - data.count else { return nil }
+                      length > 0, length <= maxItemBytes - data.count else { return nil }
                 let (start, overflow) = base.addingReportingOverflow(offset)
                 guard !overflow else { return nil }
                 switch method {

@@ -35,13 +35,13 @@ public struct PhotoProperties: Sendable, Equatable {
 
     /// Raised when a change of the readers gives some file other properties than before: a
     /// catalog whose properties were read by another version reads them all again (version 1 read
-    /// EXIF and sizes of JPEGs only).
-    public static let readerVersion = 2
+    /// EXIF and sizes of JPEGs only, version 2 no XMP).
+    public static let readerVersion = 3
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
     /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by
-    /// libexif, and the stored size, turned upright by the EXIF orientation unless the format
-    /// has turned it already.
+    /// libexif, the XMP packet's date where EXIF has none, and the stored size, turned upright by
+    /// the EXIF orientation unless the format has turned it already.
     public static func read(from file: FileDescriptor, modificationNanoseconds: Int64, format: SourceFormat?) -> PhotoProperties {
         var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: format?.mimeType)
         guard let format else { return result }
@@ -53,6 +53,7 @@ public struct PhotoProperties: Sendable, Equatable {
             result.camera = exif.camera
             result.location = exif.location
         }
+        if result.date.source == .modificationTime, let date = embedded.xmp.flatMap(XMPDate.read) { result.date = date }
         if let size = embedded.size, size.width > 0, size.height > 0 {
             let turned = !embedded.isUpright && (5...8).contains(orientation)
             result.width = turned ? size.height : size.width
@@ -85,7 +86,7 @@ public struct Coordinates: Sendable, Equatable {
 /// When a photo was taken, as its camera's clock said (local time), with the UTC offset when known.
 public struct TakenDate: Sendable, Equatable {
     public enum Source: Int, Sendable, CaseIterable {
-        case exifOriginal = 1, exifDigitized = 2, modificationTime = 3
+        case exifOriginal = 1, exifDigitized = 2, modificationTime = 3, xmp = 4
 
         /// What `user.assetfs.date_source` says.
         public var name: String {
@@ -93,6 +94,7 @@ public struct TakenDate: Sendable, Equatable {
             case .exifOriginal: return "exif-original"
             case .exifDigitized: return "exif-digitized"
             case .modificationTime: return "mtime"
+            case .xmp: return "xmp"
             }
         }
     }

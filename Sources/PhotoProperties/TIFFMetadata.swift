@@ -3,15 +3,17 @@ import Renditions
 
 extension EmbeddedMetadata {
     /// TIFF and the TIFF-based RAWs (DNG, NEF, ARW, CR2, PEF, ORF, RW2…): the EXIF entries of IFD0
-    /// and the EXIF and GPS IFDs, read where they lie, and the full-resolution image's size.
+    /// and the EXIF and GPS IFDs, read where they lie, IFD0's XMP packet, and the full-resolution
+    /// image's size.
     static func tiff(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let tiff = TIFFStructure(.file(file, base: 0)) else { return EmbeddedMetadata() }
         var entries = CompactEXIF()
         let ifd0 = entries.addIFD0(of: tiff) ?? []
-        return EmbeddedMetadata(entries, size: tiff.magic == rw2Magic ? sensorArea(ifd0, of: tiff) : fullResolutionSize(ifd0, of: tiff))
+        let xmp = ifd0.first { $0.tag == xmpPacket }.flatMap(tiff.value(of:))
+        return EmbeddedMetadata(entries, xmp: xmp, size: tiff.magic == rw2Magic ? sensorArea(ifd0, of: tiff) : fullResolutionSize(ifd0, of: tiff))
     }
 
-    static let newSubfileType = 0x00FE, imageWidth = 0x0100, imageLength = 0x0101, subIFDs = 0x014A
+    static let newSubfileType = 0x00FE, imageWidth = 0x0100, imageLength = 0x0101, subIFDs = 0x014A, xmpPacket = 0x02BC
     /// Panasonic's RW2: its TIFF magic number, and its IFD0's sensor borders (top, left, bottom, right).
     static let rw2Magic = 0x55, sensorBorders = 0x0004...0x0007
 

@@ -4,13 +4,13 @@ import Renditions
 
 extension EmbeddedMetadata {
     /// WebP: the RIFF chunks walked by their 8-byte headers, reading only VP8X's canvas size (or
-    /// the frame header of a simple VP8 or VP8L file) and the EXIF chunk (a TIFF structure, with
-    /// or without "Exif\0\0": writers differ).
+    /// the frame header of a simple VP8 or VP8L file), the EXIF chunk (a TIFF structure, with or
+    /// without "Exif\0\0": writers differ) and the XMP chunk.
     static func webp(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let riff = try? file.read(upTo: 12, at: 0), riff.count == 12 else { return EmbeddedMetadata() }
         let le = { (bytes: [UInt8], at: Int, count: Int) in ByteOrder.littleEndian.integer(bytes, at: at, count: count) }
         let end = Int64(le(riff, 4, 4)) + 8
-        var offset: Int64 = 12, size: PixelSize?, entries = CompactEXIF(), sawEXIF = false
+        var offset: Int64 = 12, size: PixelSize?, entries = CompactEXIF(), xmp: [UInt8]?
         for _ in 0..<10_000 {
             guard offset + 8 <= end, let header = try? file.read(upTo: 8, at: offset), header.count == 8 else { break }
             let type = String(decoding: header[0..<4], as: UTF8.self), length = le(header, 4, 4)
@@ -25,14 +25,14 @@ extension EmbeddedMetadata {
                     let bits = le(d, 1, 4)
                     size = PixelSize(width: (bits & 0x3FFF) + 1, height: (bits >> 14 & 0x3FFF) + 1)
                 }
-            case "EXIF":
-                sawEXIF = true
-                if length <= 1 << 20, let block = data(length), let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
+            case "EXIF" where length <= 1 << 20:
+                if let block = data(length), let tiff = TIFFStructure(exif: block) { entries.addIFD0(of: tiff) }
+            case "XMP " where length <= 1 << 20:
+                xmp = data(length)
             default: break
             }
-            if sawEXIF && size != nil { break }
             offset += 8 + Int64(length) + Int64(length & 1)
         }
-        return EmbeddedMetadata(entries, size: size)
+        return EmbeddedMetadata(entries, xmp: xmp, size: size)
     }
 }

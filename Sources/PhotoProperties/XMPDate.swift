@@ -1,0 +1,124 @@
+/// The date an XMP packet gives, for photos whose EXIF has none: `exif:DateTimeOriginal`, else
+/// `photoshop:DateCreated` (what iOS writes into screenshots and Lightroom into exports), else
+/// `xmp:CreateDate`. Each may be written as an attribute (`exif:DateTimeOriginal="…"`) or as an
+/// element (`<exif:DateTimeOriginal>…</exif:DateTimeOriginal>`), under whatever prefix the packet
+/// declares for its namespace (older Adobe software wrote `xap:` for `xmp:`). Values are ISO 8601
+/// as XMP writes them (`2021-03-04T10:11:12.345+01:00`): seconds, their fraction and the offset
+/// are optional (`Z` is UTC), and a date alone is taken as its midnight.
+enum XMPDate {
+    static let properties: [(namespace: String, name: String, usualPrefix: String)] = [
+        ("http://ns.adobe.com/exif/1.0/", "DateTimeOriginal", "exif"),
+        ("http://ns.adobe.com/photoshop/1.0/", "DateCreated", "photoshop"),
+        ("http://ns.adobe.com/xap/1.0/", "CreateDate", "xmp"),
+    ]
+    /// A packet larger than this is not searched (real ones are a few KiB to a few hundred).
+    static let maxPacketBytes = 4 << 20
+
+    static func read(_ packet: [UInt8]) -> TakenDate? {
+        guard packet.count <= maxPacketBytes else { return nil }
+        for property in properties {
+            let declared = prefixes(of: Array(property.namespace.utf8), in: packet[...])
+            for prefix in declared.isEmpty ? [Array(property.usualPrefix.utf8)] : declared {
+                if let value = value(of: prefix + [0x3A] + Array(property.name.utf8), in: packet[...]), let date = TakenDate.xmp(value) {
+                    return date
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The prefixes `xmlns:PREFIX="namespace"` declares in the packet.
+    static func prefixes(of namespace: [UInt8], in packet: ArraySlice<UInt8>) -> [[UInt8]] {
+        var result: [[UInt8]] = [], rest = packet
+        while let found = rest.firstRange(of: namespace) {
+            rest = packet[found.upperBound...]
+            // Back from the opening quote: `=`, the prefix, `xmlns:`.
+            var at = found.lowerBound - 1
+            guard at > packet.startIndex, packet[at] == 0x22 || packet[at] == 0x27 else { continue }
+            at -= 1
+            while at > packet.startIndex, [0x20, 0x09, 0x0A, 0x0D].contains(packet[at]) { at -= 1 }
+            guard packet[at] == 0x3D else { continue }
+            at -= 1
+            while at > packet.startIndex, [0x20, 0x09, 0x0A, 0x0D].contains(packet[at]) { at -= 1 }
+            let end = at + 1
+            while at > packet.startIndex, packet[at] != 0x3A, !([0x20, 0x09, 0x0A, 0x0D, 0x3C].contains(packet[at])) { at -= 1 }
+            let xmlns = Array("xmlns".utf8)
+            guard packet[at] == 0x3A, at - packet.startIndex >= xmlns.count, packet[(at - xmlns.count)..<at].elementsEqual(xmlns),
+                  at + 1 < end else { continue }
+            result.append(Array(packet[(at + 1)..<end]))
+        }
+        return result
+    }
+
+    /// The text of the first attribute or simple element called `name`.
+    static func value(of name: [UInt8], in packet: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        var rest = packet
+        while let found = rest.firstRange(of: name) {
+            defer { rest = packet[found.upperBound...] }
+            // A whole name: after a space, a tag's '<' or a line break; not the end of a longer one.
+            guard found.lowerBound > packet.startIndex, [0x20, 0x09, 0x0A, 0x0D, 0x3C].contains(packet[found.lowerBound - 1]) else { continue }
+            var at = found.upperBound
+            while at < packet.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(packet[at]) { at += 1 }
+            guard at < packet.endIndex else { return nil }
+            if packet[found.lowerBound - 1] == 0x3C {
+                // <name>value</name>
+                guard packet[at] == 0x3E else { continue }
+                let start = at + 1
+                guard let end = packet[start...].firstIndex(of: 0x3C) else { return nil }
+                return packet[start..<end]
+            }
+            // name="value" or name='value'
+            guard packet[at] == 0x3D else { continue }
+            at += 1
+            while at < packet.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(packet[at]) { at += 1 }
+            guard at < packet.endIndex, packet[at] == 0x22 || packet[at] == 0x27 else { continue }
+            let quote = packet[at], start = at + 1
+            guard let end = packet[start...].firstIndex(of: quote) else { return nil }
+            return packet[start..<end]
+        }
+        return nil
+    }
+}
+
+extension TakenDate {
+    /// An XMP date (ISO 8601, see `XMPDate`), or nil when it is not a real one.
+    static func xmp(_ text: ArraySlice<UInt8>) -> TakenDate? {
+        let chars = Array(text.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
+        func number(_ from: Int, _ count: Int) -> Int? {
+            guard from + count <= chars.count else { return nil }
+            var value = 0
+            for byte in chars[from..<(from + count)] {
+                guard (0x30...0x39).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            return value
+        }
+        func at(_ index: Int) -> UInt8? { index < chars.count ? chars[index] : nil }
+        guard let year = number(0, 4), at(4) == 0x2D, let month = number(5, 2), at(7) == 0x2D, let day = number(8, 2),
+              year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        var (hour, minute, second) = (0, 0, 0)
+        var index = 10, offset: Int?
+        if at(10) == 0x54 {
+            guard let h = number(11, 2), at(13) == 0x3A, let m = number(14, 2), h < 24, m < 60 else { return nil }
+            (hour, minute, index) = (h, m, 16)
+            if at(16) == 0x3A {
+                guard let s = number(17, 2), s <= 60 else { return nil }
+                (second, index) = (s, 19)
+                if at(19) == 0x2E {
+                    index = 20
+                    while let digit = at(index), (0x30...0x39).contains(digit) { index += 1 }
+                }
+            }
+            if at(index) == 0x5A {
+                offset = 0
+                index += 1
+            } else if at(index) == 0x2B || at(index) == 0x2D {
+                guard let minutes = Self.offset(Array(chars[index..<min(index + 6, chars.count)])) else { return nil }
+                offset = minutes
+                index += 6
+            }
+        }
+        guard index == chars.count || [0x20, 0x0A, 0x09, 0x0D].contains(chars[index]) else { return nil }
+        return TakenDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetMinutes: offset, source: .xmp)
+    }
+}
