@@ -222,6 +222,11 @@ public final class AssetFileSystem: Sendable {
 
     // MARK: Listing
 
+    /// Runs `body`, the answer to one request that reads the catalog many times (a listing with
+    /// its entries' attributes), on one state of the catalog: no change applied meanwhile shows
+    /// in half of it, and the catalog's database locks once.
+    public func consistently<R>(_ body: () -> R) -> R { catalog.snapshot(body) }
+
     /// Up to `limit` entries of folder `inode` after `cookie` (0: from the start): names and inode
     /// numbers only, listing never renders.
     public func list(_ inode: UInt64, after cookie: Int64, limit: Int) -> Result<[ListingEntry], Errno> {

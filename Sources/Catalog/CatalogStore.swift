@@ -13,7 +13,7 @@ public final class CatalogStore: Sendable {
     public let path: FilePath
     /// The name of the album of photos directly in SOURCE.
     public let rootName: [UInt8]
-    let reader: Locked<Database>
+    let reader: ReadConnection
     let writer: Locked<Database>
     /// Rows read lately, by id: a walk of the mount (`find`, `ls -lR`, NFS) asks for the same few
     /// rows several times per entry. Valid while SQLite's `data_version` on the reader connection
@@ -33,7 +33,7 @@ public final class CatalogStore: Sendable {
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
         try Self.claim(database, for: source, path: path)
         writer = Locked(database)
-        reader = Locked(try Database(path: path, busyTimeout: 1000))
+        reader = ReadConnection(try Database(path: path, busyTimeout: 1000))
     }
 
     private static func claim(_ db: Database, for source: FilePath, path: FilePath) throws(DatabaseError) {
@@ -162,13 +162,17 @@ public final class CatalogStore: Sendable {
 
     /// Runs read queries on the reader connection; a failure reads as "nothing there" (and is logged).
     func read<R: Sendable>(_ fallback: R, _ body: (Database) throws(DatabaseError) -> R) -> R {
-        reader.withLock { db in
+        reader.use { db in
             do throws(DatabaseError) { return try body(db) } catch {
                 Log.warning("\(path): catalog read failed: \(error)")
                 return fallback
             }
         }
     }
+
+    /// Runs `body` on one state of the catalog: every read it makes (on this thread) sees the
+    /// same committed tree, and SQLite locks once for all of them.
+    public func snapshot<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R { try reader.snapshot(body) }
 
     public func folder(_ id: Int64) -> Folder? {
         read(nil) { db throws(DatabaseError) in
@@ -386,7 +390,7 @@ extension CatalogStore {
 
     /// Every file not shown (path in SOURCE, reason), in path order, for `assetfs skipped`.
     public func forEachSkipped(_ body: (FilePath, SkipReason) -> Void) {
-        reader.withLock { db in
+        reader.use { db in
             try? db.query("SELECT f.relpath, s.file_name, s.reason FROM skipped s JOIN folders f ON f.id = s.folder ORDER BY f.relpath, s.file_name") { row in
                 body(FilePath(bytes: row.blob(0)).appending(row.blob(1)), SkipReason(rawValue: row.text(2)) ?? .notAPhoto)
             }

@@ -87,12 +87,7 @@ final class FUSEOperations: Sendable {
         }
         ops.read = { req, ino, size, offset, fi in
             let request = Request(raw: req!)
-            let reply: @Sendable (Result<[UInt8], Errno>) -> Void = { result in
-                switch result {
-                case .success(let bytes): request.reply(bytes: bytes)
-                case .failure(let error): request.reply(error: error)
-                }
-            }
+            let reply: @Sendable (Result<[UInt8], Errno>) -> Void = { request.replyBytes($0) }
             if fi!.pointee.fh == 0 {  // opened without OPEN (stateless)
                 return request.adapter.fileSystem.read(inode: UInt64(ino), size: size, offset: Int64(offset), completion: reply)
             }
@@ -158,6 +153,12 @@ final class FUSEOperations: Sendable {
     /// finds a handle's name by it); ".."'s is asked for only on the page that holds it.
     static func list(_ request: Request, _ inode: UInt64, size: Int, offset: Int64, withAttributes: Bool) {
         let fileSystem = request.adapter.fileSystem
+        request.replyBytes(fileSystem.consistently { listing(request, inode, size: size, offset: offset, withAttributes: withAttributes) })
+    }
+
+    /// A page of folder `inode`: its entries packed as the kernel reads them, or an error.
+    private static func listing(_ request: Request, _ inode: UInt64, size: Int, offset: Int64, withAttributes: Bool) -> Result<[UInt8], Errno> {
+        let fileSystem = request.adapter.fileSystem
         var dots: [ListingEntry] = []
         if offset < 1 { dots.append(ListingEntry(name: [0x2E], inode: inode, isDirectory: true, cookie: -1)) }
         if offset < 2 {
@@ -165,13 +166,11 @@ final class FUSEOperations: Sendable {
             dots.append(ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0))
         }
         // An entry takes at least 32 bytes (24 and its name, 8-byte aligned), 160 with attributes.
-        switch fileSystem.list(inode, after: max(0, offset - 2), limit: size / (withAttributes ? 160 : 32) + 1) {
-        case .failure(let error): request.reply(error: error)
-        case .success(let entries):
+        return fileSystem.list(inode, after: max(0, offset - 2), limit: size / (withAttributes ? 160 : 32) + 1).map { entries in
             // "." and ".." go without attributes: the kernel takes none for them.
             let attributes: ((ListingEntry) -> Attributes?)? = withAttributes
                 ? { $0.cookie > 0 ? fileSystem.attributesWithoutRendering($0.inode) : nil } : nil
-            request.reply(bytes: directoryBuffer(request.raw, dots + entries, size: size, attributes: attributes))
+            return directoryBuffer(request.raw, dots + entries, size: size, attributes: attributes)
         }
     }
 

@@ -50,6 +50,13 @@ struct Request: @unchecked Sendable {
         bytes.withUnsafeBytes { _ = fuse_reply_buf(raw, $0.baseAddress, $0.count) }
     }
 
+    func replyBytes(_ result: Result<[UInt8], Errno>) {
+        switch result {
+        case .success(let bytes): reply(bytes: bytes)
+        case .failure(let error): reply(error: error)
+        }
+    }
+
     /// The answer to a size probe (`size` 0) or the bytes, or ERANGE when they do not fit.
     func replyAttribute(_ value: [UInt8], size: Int) {
         if size == 0 { fuse_reply_xattr(raw, value.count) }

@@ -124,6 +124,23 @@ final class ScratchCatalog {
         #expect(catalog.node("groups/A/IMG_1")?.inode != before.inode)
     }
 
+    /// Reads inside a snapshot see one state of the catalog (a listing and its entries'
+    /// attributes are answered from it), even while a change commits beside them.
+    @Test func readsInASnapshotSeeOneStateOfTheCatalog() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["x.jpg"])
+        let album = try #require(catalog.node("groups/A"))
+        let seen = try catalog.store.snapshot { () throws -> ([String], [String]) in
+            let before = catalog.names(album)
+            try catalog.apply("A", ["x.jpg", "y.jpg"])  // committed by the writer meanwhile
+            return (before, catalog.names(album))
+        }
+        #expect(seen.0 == ["thumbnail.jpg", "x"] && seen.1 == seen.0, "one state inside: \(seen)")
+        #expect(catalog.names(album) == ["thumbnail.jpg", "x", "y"], "the change after it")
+        // Snapshots nest (a read inside a read), and the connection is free again afterwards.
+        #expect(catalog.store.snapshot { catalog.store.snapshot { catalog.names(album) } } == ["thumbnail.jpg", "x", "y"])
+    }
+
     @Test func aChangedPhotoIsANewVersionAndTheOldOneStaysReadable() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["x.jpg"])
