@@ -40,7 +40,7 @@ public struct PhotoProperties: Sendable, Equatable {
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
     /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by
-    /// libexif, the XMP packet's date where EXIF has none, and the stored size, turned upright by
+    /// libexif, the XMP packet's date and camera where EXIF has none, and the stored size, turned upright by
     /// the EXIF orientation unless the format has turned it already.
     public static func read(from file: FileDescriptor, modificationNanoseconds: Int64, format: SourceFormat?) -> PhotoProperties {
         var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: format?.mimeType)
@@ -53,7 +53,10 @@ public struct PhotoProperties: Sendable, Equatable {
             result.camera = exif.camera
             result.location = exif.location
         }
-        if result.date.source == .modificationTime, let date = embedded.xmp.flatMap(XMPDate.read) { result.date = date }
+        if let xmp = embedded.xmp.flatMap(XMPPacket.init) {
+            if result.date.source == .modificationTime, let date = xmp.date { result.date = date }
+            if result.camera == nil { result.camera = xmp.camera }
+        }
         if let size = embedded.size, size.width > 0, size.height > 0 {
             let turned = !embedded.isUpright && (5...8).contains(orientation)
             result.width = turned ? size.height : size.width

@@ -53,6 +53,19 @@ extension Mounted {
                 }
                 result[String(file.dropFirst(source.count + 1))] = fields
             }
+            // The camera in XMP, which stands in where EXIF has none (a separate run: its tag
+            // names are EXIF's).
+            let xmp = Command.run("exiftool", ["-q", "-j", "-r", "-XMP-tiff:Make", "-XMP-tiff:Model", source])
+            guard xmp.status <= 1, let records = try JSONSerialization.jsonObject(with: Data(xmp.stdout)) as? [[String: Any]] else {
+                throw HarnessError("exiftool failed: \(xmp.err)")
+            }
+            for record in records {
+                guard let file = record["SourceFile"] as? String else { continue }
+                let key = String(file.dropFirst(source.count + 1))
+                for (tag, name) in [("Make", "XMPMake"), ("Model", "XMPModel")] {
+                    if let value = record[tag].map({ "\($0)".trimmingCharacters(in: .whitespaces) }), !value.isEmpty { result[key, default: [:]][name] = value }
+                }
+            }
             return result
         }
 
@@ -91,7 +104,8 @@ extension Mounted {
                 source = "mtime"
             }
             var camera: String?
-            switch (exif["Make"], exif["Model"]) {
+            let (make, model) = exif["Make"] == nil && exif["Model"] == nil ? (exif["XMPMake"], exif["XMPModel"]) : (exif["Make"], exif["Model"])
+            switch (make, model) {
             case (let make?, let model?): camera = model.lowercased().hasPrefix(make.lowercased()) ? model : make + " " + model
             case (let make, let model): camera = make ?? model
             }

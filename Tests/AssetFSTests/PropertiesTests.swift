@@ -195,7 +195,7 @@ import PhotoSource
         ("formats/DisplayP3_iCCP_eXIf.png", nil, nil, nil, "640x513"),
         ("formats/sampleWithExifData.png", nil, nil, nil, "256x256"),
         // Its Make and Model are XMP's (tiff:Make in an iTXt chunk), not EXIF.
-        ("formats/gray8_iCCP_scan.png", nil, nil, nil, "393x241"),
+        ("formats/gray8_iCCP_scan.png", nil, "Canon MG3500 series", nil, "393x241"),  // its camera is in XMP only
         ("formats/Epson_V800_scan.tiff", nil, "Epson PerfectionV800", nil, "425x640"),
         ("formats/g4_orientation_6.tif", nil, nil, nil, "590x88"),
         ("formats/hopper.gif", nil, nil, nil, "128x128"),

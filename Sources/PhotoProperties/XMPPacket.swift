@@ -1,30 +1,76 @@
-/// The date an XMP packet gives, for photos whose EXIF has none: `exif:DateTimeOriginal`, else
-/// `photoshop:DateCreated` (what iOS writes into screenshots and Lightroom into exports), else
-/// `xmp:CreateDate`. Each may be written as an attribute (`exif:DateTimeOriginal="…"`) or as an
-/// element (`<exif:DateTimeOriginal>…</exif:DateTimeOriginal>`), under whatever prefix the packet
-/// declares for its namespace (older Adobe software wrote `xap:` for `xmp:`). Values are ISO 8601
-/// as XMP writes them (`2021-03-04T10:11:12.345+01:00`): seconds, their fraction and the offset
-/// are optional (`Z` is UTC), and a date alone is taken as its midnight.
-enum XMPDate {
-    static let properties: [(namespace: String, name: String, usualPrefix: String)] = [
-        ("http://ns.adobe.com/exif/1.0/", "DateTimeOriginal", "exif"),
-        ("http://ns.adobe.com/photoshop/1.0/", "DateCreated", "photoshop"),
-        ("http://ns.adobe.com/xap/1.0/", "CreateDate", "xmp"),
+/// What properties take from a photo's XMP packet where its EXIF has none: the date and the camera.
+///
+/// The date is `exif:DateTimeOriginal`, else `photoshop:DateCreated` (what iOS writes into
+/// screenshots and Lightroom into exports), else `xmp:CreateDate`; the camera `tiff:Make` and
+/// `tiff:Model` (a scanner's, say). Each may be written as an attribute (`exif:DateTimeOriginal="…"`)
+/// or as an element (`<exif:DateTimeOriginal>…</exif:DateTimeOriginal>`), under whatever prefix
+/// the packet declares for its namespace (older Adobe software wrote `xap:` for `xmp:`). Dates are
+/// ISO 8601 as XMP writes them (`2021-03-04T10:11:12.345+01:00`): seconds, their fraction and the
+/// offset are optional (`Z` is UTC), and a date alone is taken as its midnight.
+struct XMPPacket {
+    struct Property {
+        var namespace: String
+        var name: String
+        var usualPrefix: String
+    }
+
+    static let dates = [
+        Property(namespace: "http://ns.adobe.com/exif/1.0/", name: "DateTimeOriginal", usualPrefix: "exif"),
+        Property(namespace: "http://ns.adobe.com/photoshop/1.0/", name: "DateCreated", usualPrefix: "photoshop"),
+        Property(namespace: "http://ns.adobe.com/xap/1.0/", name: "CreateDate", usualPrefix: "xmp"),
     ]
+    static let make = Property(namespace: "http://ns.adobe.com/tiff/1.0/", name: "Make", usualPrefix: "tiff")
+    static let model = Property(namespace: "http://ns.adobe.com/tiff/1.0/", name: "Model", usualPrefix: "tiff")
     /// A packet larger than this is not searched (real ones are a few KiB to a few hundred).
     static let maxPacketBytes = 4 << 20
 
-    static func read(_ packet: [UInt8]) -> TakenDate? {
-        guard packet.count <= maxPacketBytes else { return nil }
-        for property in properties {
-            let declared = prefixes(of: Array(property.namespace.utf8), in: packet[...])
-            for prefix in declared.isEmpty ? [Array(property.usualPrefix.utf8)] : declared {
-                if let value = value(of: prefix + [0x3A] + Array(property.name.utf8), in: packet[...]), let date = TakenDate.xmp(value) {
-                    return date
-                }
-            }
+    let bytes: [UInt8]
+
+    init?(_ bytes: [UInt8]) {
+        guard bytes.count <= Self.maxPacketBytes else { return nil }
+        self.bytes = bytes
+    }
+
+    var date: TakenDate? {
+        for property in Self.dates {
+            if let value = value(of: property), let date = TakenDate.xmp(value) { return date }
         }
         return nil
+    }
+
+    /// "Make Model" as EXIF's are joined (`EXIFMetadata.camera`).
+    var camera: [UInt8]? {
+        let text = { (property: Property) -> [UInt8]? in
+            self.value(of: property).map(Self.unescaped).map { Array($0.drop { $0 == 0x20 }.reversed().drop { $0 == 0x20 }.reversed()) }
+                .flatMap { $0.isEmpty ? nil : $0 }
+        }
+        return EXIFMetadata.camera(make: text(Self.make), model: text(Self.model))
+    }
+
+    /// The first value of `property`, under each prefix the packet declares for its namespace
+    /// (or the usual one when it declares none).
+    func value(of property: Property) -> ArraySlice<UInt8>? {
+        let declared = Self.prefixes(of: Array(property.namespace.utf8), in: bytes[...])
+        for prefix in declared.isEmpty ? [Array(property.usualPrefix.utf8)] : declared {
+            if let value = Self.value(of: prefix + [0x3A] + Array(property.name.utf8), in: bytes[...]) { return value }
+        }
+        return nil
+    }
+
+    /// Text with XML's five predefined entities (`&amp;` …) turned back into their characters.
+    static func unescaped(_ text: ArraySlice<UInt8>) -> [UInt8] {
+        let entities: [(String, UInt8)] = [("&amp;", 0x26), ("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&apos;", 0x27)]
+        var result: [UInt8] = [], rest = text
+        while let first = rest.first {
+            if first == 0x26, let (entity, character) = entities.first(where: { rest.starts(with: $0.0.utf8) }) {
+                result.append(character)
+                rest = rest.dropFirst(entity.utf8.count)
+            } else {
+                result.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return result
     }
 
     /// The prefixes `xmlns:PREFIX="namespace"` declares in the packet.
@@ -81,7 +127,7 @@ enum XMPDate {
 }
 
 extension TakenDate {
-    /// An XMP date (ISO 8601, see `XMPDate`), or nil when it is not a real one.
+    /// An XMP date (ISO 8601, see `XMPPacket`), or nil when it is not a real one.
     static func xmp(_ text: ArraySlice<UInt8>) -> TakenDate? {
         let chars = Array(text.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
         func number(_ from: Int, _ count: Int) -> Int? {

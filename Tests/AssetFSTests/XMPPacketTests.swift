@@ -7,7 +7,7 @@ import PhotoSource
 
 /// The XMP packet's date, for photos whose EXIF has none (iOS screenshots, exports): found in
 /// each format's own place, parsed as XMP writes ISO 8601, and checked against exiftool.
-@Suite struct XMPDateTests {
+@Suite struct XMPPacketTests {
     func xmp(_ text: String) -> String? { TakenDate.xmp(Array(text.utf8)[...])?.iso8601 }
 
     @Test func isoDatesAsXMPWritesThem() {
@@ -23,7 +23,7 @@ import PhotoSource
     }
 
     @Test func attributesAndElementsUnderEitherQuote() {
-        func date(_ packet: String) -> String? { XMPDate.read(Array(packet.utf8))?.iso8601 }
+        func date(_ packet: String) -> String? { XMPPacket(Array(packet.utf8))?.date?.iso8601 }
         #expect(date(#"<rdf:Description xmp:CreateDate="2019-08-21T11:21:36"/>"#) == "2019-08-21T11:21:36")
         #expect(date("<rdf:Description\n  photoshop:DateCreated='2019-08-21T11:21:36+02:00'/>") == "2019-08-21T11:21:36+02:00")
         #expect(date("<x><exif:DateTimeOriginal>2010-12-12T12:41:35.00+01:00</exif:DateTimeOriginal></x>") == "2010-12-12T12:41:35+01:00")
@@ -48,7 +48,7 @@ import PhotoSource
             let path = Fixtures.path(name)
             let theirs = try #require(try exiftoolXMPDate(path), "exiftool reads an XMP date in \(name)")
             let packet = try embeddedXMP(path)
-            let ours = try #require(packet.flatMap(XMPDate.read), "\(name): no XMP date read from \(packet?.count ?? -1) bytes of XMP")
+            let ours = try #require(packet.flatMap(XMPPacket.init)?.date, "\(name): no XMP date read from \(packet?.count ?? -1) bytes of XMP")
             #expect(ours.iso8601.hasPrefix(theirs), "\(name): ours \(ours.iso8601), exiftool \(theirs)")
         }
     }
@@ -74,6 +74,19 @@ import PhotoSource
         try Data(webp).write(to: URL(fileURLWithPath: copy))
         let properties = try read(copy)
         #expect(properties.date.iso8601 == expected && properties.date.source == .xmp, "webp: \(properties.date)")
+    }
+
+    /// The camera from `tiff:Make` and `tiff:Model` where EXIF has none (a scanner's PNG), joined as
+    /// EXIF's are, entities decoded; EXIF's own comes first.
+    @Test func aCameraFromXMPWhereEXIFHasNone() throws {
+        #expect(try read(Fixtures.path("formats/gray8_iCCP_scan.png")).camera.map { String(decoding: $0, as: UTF8.self) } == "Canon MG3500 series",
+                "exiftool: Make Canon, Model MG3500 series, both in XMP only")
+        func camera(_ packet: String) -> String? { XMPPacket(Array(packet.utf8))?.camera.map { String(decoding: $0, as: UTF8.self) } }
+        #expect(camera(#"<d xmlns:t="http://ns.adobe.com/tiff/1.0/" t:Make="A &amp; B" t:Model=" A &amp; B Scan 9 "/>"#) == "A & B Scan 9")
+        #expect(camera("<d><tiff:Model>X100</tiff:Model></d>") == "X100")
+        #expect(camera("<d><tiff:Make>  </tiff:Make></d>") == nil)
+        // Canon_EOS_7D has Make and Model in EXIF and XMP alike; EXIF's is kept.
+        #expect(try read(Fixtures.path("cameras/Canon_EOS_7D.jpg")).camera.map { String(decoding: $0, as: UTF8.self) } == "Canon EOS 7D")
     }
 
     @Test func exifStillComesFirst() throws {
