@@ -86,8 +86,9 @@ public final class AssetFileSystem: Sendable {
     /// original's; nil for a rendition (its size may need a render) or an unknown inode. What a
     /// listing with attributes (READDIRPLUS) gives, so listing still never renders.
     public func attributesWithoutRendering(_ inode: UInt64) -> Attributes? {
-        guard let node = catalog.node(forInode: inode), let described = describe(node), described.rendition == nil else { return nil }
-        return described.attributes
+        // Told from the node alone: a rendition's photo is not even looked up.
+        guard let node = catalog.node(forInode: inode), !node.isRendition else { return nil }
+        return describe(node)?.attributes
     }
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered first.

@@ -36,6 +36,16 @@ public enum Node: Hashable, Sendable {
         }
     }
 
+    /// Whether it is a rendition (an album's poster, a thumbnail or a fullscreen), whose size may
+    /// take a render to know.
+    public var isRendition: Bool {
+        switch canonical {
+        case .poster: return true
+        case .file(_, let kind, _): return kind != .original
+        default: return false
+        }
+    }
+
     /// The node a file is known by: a view's file is its asset folder's file.
     public var canonical: Node {
         if case .viewFile(let kind, let photo, let version) = self { return .file(photo: photo, kind: kind, version: version) }

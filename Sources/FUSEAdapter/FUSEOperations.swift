@@ -153,12 +153,14 @@ final class FUSEOperations: Sendable {
     /// finds a handle's name by it); ".."'s is asked for only on the page that holds it.
     static func list(_ request: Request, _ inode: UInt64, size: Int, offset: Int64, withAttributes: Bool) {
         let fileSystem = request.adapter.fileSystem
-        request.replyBytes(fileSystem.consistently { listing(request, inode, size: size, offset: offset, withAttributes: withAttributes) })
+        request.replyBytes(fileSystem.consistently {
+            listing(request, of: fileSystem, inode, size: size, offset: offset, withAttributes: withAttributes)
+        })
     }
 
     /// A page of folder `inode`: its entries packed as the kernel reads them, or an error.
-    private static func listing(_ request: Request, _ inode: UInt64, size: Int, offset: Int64, withAttributes: Bool) -> Result<[UInt8], Errno> {
-        let fileSystem = request.adapter.fileSystem
+    private static func listing(_ request: Request, of fileSystem: AssetFileSystem, _ inode: UInt64, size: Int, offset: Int64,
+                                withAttributes: Bool) -> Result<[UInt8], Errno> {
         var dots: [ListingEntry] = []
         if offset < 1 { dots.append(ListingEntry(name: [0x2E], inode: inode, isDirectory: true, cookie: -1)) }
         if offset < 2 {

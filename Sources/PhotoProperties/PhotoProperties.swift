@@ -144,15 +144,7 @@ public struct TakenDate: Sendable, Equatable {
     /// An EXIF date and time, "YYYY:MM:DD HH:MM:SS" (dashes and a T tolerated), or nil when it is
     /// blank, zero or not a real date.
     public static func exif(_ text: [UInt8], offset: [UInt8]?, source: Source) -> TakenDate? {
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= text.count else { return nil }
-            var value = 0
-            for byte in text[from..<from + count] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            return value
-        }
+        func number(_ from: Int, _ count: Int) -> Int? { decimal(text, from, count) }
         guard text.count >= 19, [4, 7].allSatisfy({ text[$0] == 0x3A || text[$0] == 0x2D }), text[10] == 0x20 || text[10] == 0x54,
               text[13] == 0x3A, text[16] == 0x3A,
               let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
@@ -161,6 +153,18 @@ public struct TakenDate: Sendable, Equatable {
               hour < 24, minute < 60, second <= 60 else { return nil }
         return TakenDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second,
                          offsetMinutes: offset.flatMap(Self.offset), source: source)
+    }
+
+    /// The number the `count` decimal digits at `from` in `text` write, or nil when they are not
+    /// all digits or run past its end.
+    static func decimal(_ text: [UInt8], _ from: Int, _ count: Int) -> Int? {
+        guard from >= 0, from + count <= text.count else { return nil }
+        var value = 0
+        for byte in text[from..<(from + count)] {
+            guard (0x30...0x39).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - 0x30)
+        }
+        return value
     }
 
     /// "+HH:MM" / "-HH:MM" as minutes east of UTC.

@@ -23,6 +23,8 @@ struct XMPPacket {
     static let model = Property(namespace: "http://ns.adobe.com/tiff/1.0/", name: "Model", usualPrefix: "tiff")
     /// A packet larger than this is not searched (real ones are a few KiB to a few hundred).
     static let maxPacketBytes = 4 << 20
+    /// XML's white space: space, tab, line feed, carriage return.
+    static let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
     let bytes: [UInt8]
 
@@ -82,12 +84,12 @@ struct XMPPacket {
             var at = found.lowerBound - 1
             guard at > packet.startIndex, packet[at] == 0x22 || packet[at] == 0x27 else { continue }
             at -= 1
-            while at > packet.startIndex, [0x20, 0x09, 0x0A, 0x0D].contains(packet[at]) { at -= 1 }
+            while at > packet.startIndex, whitespace.contains(packet[at]) { at -= 1 }
             guard packet[at] == 0x3D else { continue }
             at -= 1
-            while at > packet.startIndex, [0x20, 0x09, 0x0A, 0x0D].contains(packet[at]) { at -= 1 }
+            while at > packet.startIndex, whitespace.contains(packet[at]) { at -= 1 }
             let end = at + 1
-            while at > packet.startIndex, packet[at] != 0x3A, !([0x20, 0x09, 0x0A, 0x0D, 0x3C].contains(packet[at])) { at -= 1 }
+            while at > packet.startIndex, packet[at] != 0x3A, !whitespace.contains(packet[at]), packet[at] != 0x3C { at -= 1 }
             let xmlns = Array("xmlns".utf8)
             guard packet[at] == 0x3A, at - packet.startIndex >= xmlns.count, packet[(at - xmlns.count)..<at].elementsEqual(xmlns),
                   at + 1 < end else { continue }
@@ -102,9 +104,9 @@ struct XMPPacket {
         while let found = rest.firstRange(of: name) {
             defer { rest = packet[found.upperBound...] }
             // A whole name: after a space, a tag's '<' or a line break; not the end of a longer one.
-            guard found.lowerBound > packet.startIndex, [0x20, 0x09, 0x0A, 0x0D, 0x3C].contains(packet[found.lowerBound - 1]) else { continue }
+            guard found.lowerBound > packet.startIndex, whitespace.contains(packet[found.lowerBound - 1]) || packet[found.lowerBound - 1] == 0x3C else { continue }
             var at = found.upperBound
-            while at < packet.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(packet[at]) { at += 1 }
+            while at < packet.endIndex, whitespace.contains(packet[at]) { at += 1 }
             guard at < packet.endIndex else { return nil }
             if packet[found.lowerBound - 1] == 0x3C {
                 // <name>value</name>
@@ -116,7 +118,7 @@ struct XMPPacket {
             // name="value" or name='value'
             guard packet[at] == 0x3D else { continue }
             at += 1
-            while at < packet.endIndex, [0x20, 0x09, 0x0A, 0x0D].contains(packet[at]) { at += 1 }
+            while at < packet.endIndex, whitespace.contains(packet[at]) { at += 1 }
             guard at < packet.endIndex, packet[at] == 0x22 || packet[at] == 0x27 else { continue }
             let quote = packet[at], start = at + 1
             guard let end = packet[start...].firstIndex(of: quote) else { return nil }
@@ -129,16 +131,8 @@ struct XMPPacket {
 extension TakenDate {
     /// An XMP date (ISO 8601, see `XMPPacket`), or nil when it is not a real one.
     static func xmp(_ text: ArraySlice<UInt8>) -> TakenDate? {
-        let chars = Array(text.drop { $0 == 0x20 || $0 == 0x0A || $0 == 0x09 || $0 == 0x0D })
-        func number(_ from: Int, _ count: Int) -> Int? {
-            guard from + count <= chars.count else { return nil }
-            var value = 0
-            for byte in chars[from..<(from + count)] {
-                guard (0x30...0x39).contains(byte) else { return nil }
-                value = value * 10 + Int(byte - 0x30)
-            }
-            return value
-        }
+        let chars = Array(text.drop(while: XMPPacket.whitespace.contains))
+        func number(_ from: Int, _ count: Int) -> Int? { decimal(chars, from, count) }
         func at(_ index: Int) -> UInt8? { index < chars.count ? chars[index] : nil }
         guard let year = number(0, 4), at(4) == 0x2D, let month = number(5, 2), at(7) == 0x2D, let day = number(8, 2),
               year >= 1, (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year) else { return nil }
@@ -164,7 +158,7 @@ extension TakenDate {
                 index += 6
             }
         }
-        guard index == chars.count || [0x20, 0x0A, 0x09, 0x0D].contains(chars[index]) else { return nil }
+        guard index == chars.count || XMPPacket.whitespace.contains(chars[index]) else { return nil }
         return TakenDate(year: year, month: month, day: day, hour: hour, minute: minute, second: second, offsetMinutes: offset, source: .xmp)
     }
 }

@@ -26,11 +26,14 @@ enum FingerprintSamples {
     /// for PQ at 10 bits, and ignores it at 8).
     static var avifPQ: [UInt8] {
         var bytes = avif
-        let box = Array("colrnclx".utf8)
-        if let at = (0...(bytes.count - box.count)).first(where: { bytes[$0..<($0 + box.count)].elementsEqual(box) }) {
-            bytes.replaceSubrange((at + 8)..<(at + 12), with: [0x00, 0x09, 0x00, 0x10])
-        }
+        if let at = nclxCodePoints(in: bytes) { bytes.replaceSubrange(at..<(at + 4), with: [0x00, 0x09, 0x00, 0x10]) }
         return bytes
+    }
+
+    /// Where the code points of a HEIF's `colr` box of type `nclx` begin (primaries, then
+    /// transfer characteristics, 2 bytes each), if it has one.
+    static func nclxCodePoints(in bytes: [UInt8]) -> Int? {
+        bytes.firstRange(of: Array("colrnclx".utf8)).map { $0.upperBound }
     }
 
     /// 10-bit HEVC (libde265, 10-bit planes scaled to 8 bits by the bridge).

@@ -47,7 +47,7 @@ final class PNGDecoder: RowSource {
 
     /// The EXIF orientation of an eXIf chunk, wherever it is.
     static func exifOrientation(of file: FileDescriptor) -> Orientation {
-        PNGChunks.metadata(of: file).exif.map { Orientation.read(exif: $0) } ?? .up
+        PNGChunks.metadata(of: file, readingXMP: false).exif.map { Orientation.read(exif: $0) } ?? .up
     }
 }
 
@@ -64,12 +64,14 @@ public enum PNGChunks {
 
     static let xmpKeyword = Array("XML:com.adobe.xmp".utf8) + [0]
 
-    /// The chunk list walked once with reads of 8-byte headers only, up to IEND; a chunk over
-    /// 1 MiB is not read.
-    public static func metadata(of file: FileDescriptor) -> Metadata {
+    /// The chunk list walked once with reads of 8-byte headers only, up to IEND, or only until
+    /// the eXIf chunk when `readingXMP` is false (the renderer wants the orientation alone); a
+    /// chunk over 1 MiB is not read.
+    public static func metadata(of file: FileDescriptor, readingXMP: Bool = true) -> Metadata {
         var result = Metadata()
         var offset: Int64 = 8
         for _ in 0..<100_000 {
+            if result.exif != nil && (result.xmp != nil || !readingXMP) { break }
             guard let header = try? file.read(upTo: 8, at: offset), header.count == 8 else { break }
             let length = Int64(ByteOrder.bigEndian.integer(header, at: 0, count: 4))
             let type = String(decoding: header[4..<8], as: UTF8.self)
@@ -80,7 +82,7 @@ public enum PNGChunks {
             }
             if type == "eXIf", result.exif == nil {
                 result.exif = content()
-            } else if type == "iTXt", result.xmp == nil, let text = content(), text.starts(with: xmpKeyword) {
+            } else if type == "iTXt", readingXMP, result.xmp == nil, let text = content(), text.starts(with: xmpKeyword) {
                 result.xmp = xmpText(text)
             }
             offset += 12 + length
