@@ -23,7 +23,7 @@ enum CR3Preview {
                 orientation = CR3Metadata.tiffBox(1, in: moov).map { Orientation.read(exif: $0) } ?? orientation
             } else if box.type == "uuid", box.header.count >= 24, Array(box.header[8..<24]) == previewUUID,
                       let head = try? file.read(upTo: 64, at: box.offset + 24),
-                      let p = CR3Metadata.find(Array("PRVW".utf8), in: head), p + 20 <= head.count {
+                      let p = head.firstRange(of: Array("PRVW".utf8))?.lowerBound, p + 20 <= head.count {
                 let length = ByteOrder.bigEndian.integer(head, at: p + 16, count: 4)
                 let start = box.offset + 24 + Int64(p + 20)
                 if length > 4, length <= maxJPEGBytes, start + Int64(length) <= box.offset + box.size,
@@ -54,18 +54,9 @@ public enum CR3Metadata {
 
     /// The content of box `CMT<number>` somewhere in `moov`.
     static func tiffBox(_ number: Int, in moov: [UInt8]) -> [UInt8]? {
-        guard let p = find(Array("CMT\(number)".utf8), in: moov), p >= 4 else { return nil }
+        guard let p = moov.firstRange(of: Array("CMT\(number)".utf8))?.lowerBound, p >= 4 else { return nil }
         let length = ByteOrder.bigEndian.integer(moov, at: p - 4, count: 4)
         guard length > 8, p - 4 + length <= moov.count else { return nil }
         return Array(moov[(p + 4)..<(p - 4 + length)])
-    }
-
-
-    static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for i in 0...(haystack.count - needle.count) where haystack[i] == needle[0] && Array(haystack[i..<(i + needle.count)]) == needle {
-            return i
-        }
-        return nil
     }
 }
