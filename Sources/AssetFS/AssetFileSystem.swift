@@ -20,6 +20,8 @@ public final class AssetFileSystem: Sendable {
     private let cache: CacheConnection
     private let catalogConnection: OnFirstUse<CatalogStore>
     let sourceFiles: SourceFiles
+    /// What other users may reach: every request passes it (`resolve`).
+    let access: SourceAccess
     private let reader: FolderReader
     private let rootStatus: FileStatus
     private let online: Atomic<Bool>
@@ -46,6 +48,7 @@ public final class AssetFileSystem: Sendable {
         }
         statistics = Statistics()
         sourceFiles = SourceFiles(root: root, followSymlinks: options.followSymlinks)
+        access = SourceAccess(root: root)
         reader = FolderReader(root: root, followSymlinks: options.followSymlinks)
         let checkFolder = self.checkFolder
         pipeline = RenditionPipeline(renderer: renderer, sourceFiles: sourceFiles, cache: cache, statistics: statistics,
@@ -70,32 +73,34 @@ public final class AssetFileSystem: Sendable {
 
     public typealias AttributesCompletion = @Sendable (Result<Attributes, Errno>) -> Void
 
-    public func lookup(parent: UInt64, name: [UInt8], completion: @escaping AttributesCompletion) {
-        guard let parentNode = catalog.node(forInode: parent) else { return completion(.failure(.notFound)) }
-        guard parentNode.isDirectory else { return completion(.failure(.notDirectory)) }
-        guard let node = catalog.child(of: parentNode, named: name) else { return completion(.failure(.notFound)) }
-        attributes(of: node.canonical, completion: completion)
+    public func lookup(parent: UInt64, name: [UInt8], as caller: Credentials, completion: @escaping AttributesCompletion) {
+        switch resolve(parent, as: caller).flatMap({ resolve(child: name, of: $0, as: caller) }) {
+        case .failure(let error): completion(.failure(error))
+        case .success(let node): attributes(of: node.canonical, as: caller, completion: completion)
+        }
     }
 
-    public func getattr(_ inode: UInt64, completion: @escaping AttributesCompletion) {
-        guard let node = catalog.node(forInode: inode) else { return completion(.failure(.notFound)) }
-        attributes(of: node, completion: completion)
+    public func getattr(_ inode: UInt64, as caller: Credentials, completion: @escaping AttributesCompletion) {
+        switch resolve(inode, as: caller) {
+        case .failure(let error): completion(.failure(error))
+        case .success(let node): attributes(of: node, as: caller, completion: completion)
+        }
     }
 
     /// The attributes of `inode` when they are known without rendering: a folder's or an
     /// original's; nil for a rendition (its size may need a render) or an unknown inode. What a
     /// listing with attributes (READDIRPLUS) gives, so listing still never renders.
-    public func attributesWithoutRendering(_ inode: UInt64) -> Attributes? {
+    public func attributesWithoutRendering(_ inode: UInt64, as caller: Credentials) -> Attributes? {
         // Told from the node alone: a rendition's photo is not even looked up.
-        guard let node = catalog.node(forInode: inode), !node.isRendition else { return nil }
+        guard let node = Node(inode: inode), !node.isRendition, let node = try? resolve(inode, as: caller).get() else { return nil }
         return describe(node)?.attributes
     }
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered first.
-    private func attributes(of node: Node, completion: @escaping AttributesCompletion) {
+    private func attributes(of node: Node, as caller: Credentials, completion: @escaping AttributesCompletion) {
         guard let described = describe(node) else { return completion(.failure(.notFound)) }
         guard let target = described.rendition else { return completion(.success(described.attributes)) }
-        settle(target) { result in
+        settle(target, as: caller) { result in
             completion(result.map { settled in
                 var sized = described.attributes
                 sized.size = Int64(settled.size)
@@ -169,7 +174,8 @@ public final class AssetFileSystem: Sendable {
         var size: Int
     }
 
-    private func settle(_ target: RenditionTarget, completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
+    private func settle(_ target: RenditionTarget, as caller: Credentials,
+                        completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
         switch target {
         case .one(let request):
             pipeline.size(request, priority: request.spec == options.thumbnail ? .thumbnail : .interactive) { [self] result in
@@ -180,22 +186,26 @@ public final class AssetFileSystem: Sendable {
                 }
             }
         case .firstRendering(let album):
-            settleFirst(album: album, after: 0, brokenReason: nil, completion: completion)
+            settleFirst(album: album, after: 0, brokenReason: nil, as: caller, completion: completion)
         }
     }
 
     /// Tries the album's photos in order; a broken one is passed over, any other failure stops the
     /// search (so the choice never depends on a passing error, and the poster's size stays stable).
-    private func settleFirst(album: Int64, after: Int64, brokenReason: String?,
+    /// A photo `caller` may not read is neither rendered for them nor shown to them.
+    private func settleFirst(album: Int64, after: Int64, brokenReason: String?, as caller: Credentials,
                              completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
         guard let row = catalog.photos(inFolder: album, after: after, limit: 1).first else {
             return completion(placeholder(for: brokenReason ?? "no photos"))
+        }
+        guard permits(.asset(row.id), as: caller) else {
+            return completion(.failure(.unavailable(.permissionDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
         let request = RenditionRequest(root: root, photo: row.photo, spec: options.thumbnail)
         pipeline.size(request, priority: .thumbnail) { [self] result in
             switch result {
             case .success(let size): completion(.success(Settled(request: request, size: size)))
-            case .failure(.broken(let reason)): settleFirst(album: album, after: row.id, brokenReason: reason, completion: completion)
+            case .failure(.broken(let reason)): settleFirst(album: album, after: row.id, brokenReason: reason, as: caller, completion: completion)
             case .failure(let failure): completion(.failure(failure))
             }
         }
@@ -210,7 +220,7 @@ public final class AssetFileSystem: Sendable {
     private static func errno(_ failure: RenditionFailure) -> Errno {
         switch failure {
         case .broken: return .io
-        case .unavailable(let error, _): return error == .notFound ? .notFound : .io
+        case .unavailable(let error, _): return error == .notFound || error == .permissionDenied ? error : .io
         }
     }
 
@@ -230,28 +240,37 @@ public final class AssetFileSystem: Sendable {
 
     /// Up to `limit` entries of folder `inode` after `cookie` (0: from the start): names and inode
     /// numbers only, listing never renders.
-    public func list(_ inode: UInt64, after cookie: Int64, limit: Int) -> Result<[ListingEntry], Errno> {
-        guard let node = catalog.node(forInode: inode) else { return .failure(.notFound) }
-        guard let entries = catalog.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
-        return .success(entries.map { ListingEntry(name: $0.name, inode: $0.node.inode, isDirectory: $0.node.isDirectory, cookie: $0.cookie) })
+    /// Entries `caller` may not open are left out.
+    public func list(_ inode: UInt64, after cookie: Int64, limit: Int, as caller: Credentials) -> Result<[ListingEntry], Errno> {
+        resolve(inode, as: caller).flatMap { node in
+            guard let entries = catalog.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
+            return .success(entries.filter { permits($0.node, as: caller) }.map {
+                ListingEntry(name: $0.name, inode: $0.node.inode, isDirectory: $0.node.isDirectory, cookie: $0.cookie)
+            })
+        }
     }
 
     // MARK: Reading
 
-    public func open(_ inode: UInt64, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
-        open(inode, markingUse: true, completion: completion)
+    public func open(_ inode: UInt64, as caller: Credentials, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
+        open(inode, markingUse: true, as: caller, completion: completion)
     }
 
     /// `markingUse`: a rendition opened counts as used for the cache's LRU order.
-    private func open(_ inode: UInt64, markingUse: Bool, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
-        guard let node = catalog.node(forInode: inode) else { return completion(.failure(.notFound)) }
+    private func open(_ inode: UInt64, markingUse: Bool, as caller: Credentials,
+                      completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
+        let node: Node
+        switch resolve(inode, as: caller) {
+        case .failure(let error): return completion(.failure(error))
+        case .success(let resolved): node = resolved
+        }
         if case .file(_, .original, _) = node.canonical {
             guard let photo = catalog.photo(for: node)?.photo else { return completion(.failure(.notFound)) }
             return completion(openOriginal(photo).map { .original($0) })
         }
         guard let target = describe(node)?.rendition else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
         // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
-        settle(target) { [pipeline] result in
+        settle(target, as: caller) { [pipeline] result in
             if markingUse, case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
             completion(result.map { .rendition($0.request) }.mapError(Self.errno))
         }
@@ -268,8 +287,9 @@ public final class AssetFileSystem: Sendable {
 
     /// A read with no open file behind it (the kernel skips OPEN when told it may): opened just for
     /// this read (a rendition read from its start counts as used).
-    public func read(inode: UInt64, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
-        open(inode, markingUse: offset == 0) { [self] opened in
+    public func read(inode: UInt64, size: Int, offset: Int64, as caller: Credentials,
+                     completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
+        open(inode, markingUse: offset == 0, as: caller) { [self] opened in
             switch opened {
             case .failure(let error): completion(.failure(error))
             case .success(let file):
@@ -326,8 +346,8 @@ public final class AssetFileSystem: Sendable {
     public static let sourceAttribute = Array("user.assetfs.source".utf8)
     public static let errorAttribute = Array("user.assetfs.error".utf8)
 
-    public func extendedAttributeNames(_ inode: UInt64) -> [[UInt8]] {
-        switch catalog.node(forInode: inode) {
+    public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
+        switch try? resolve(inode, as: caller).get() {
         case .root?: return [Self.statsAttribute]
         case .asset(let id)?, .datedAsset(let id)?:
             guard let row = catalog.photo(id) else { return [] }
@@ -338,9 +358,10 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
-    public func extendedAttribute(_ inode: UInt64, name: [UInt8]) -> Result<[UInt8], Errno> {
-        let node = catalog.node(forInode: inode)
-        switch (node, name) {
+    public func extendedAttribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
+        let resolved = resolve(inode, as: caller)
+        if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
+        switch (try? resolved.get(), name) {
         case (.root?, Self.statsAttribute):
             return .success(Array(statisticsJSON().utf8))
         case (.asset(let id)?, Self.sourceAttribute), (.datedAsset(let id)?, Self.sourceAttribute):

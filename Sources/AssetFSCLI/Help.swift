@@ -45,7 +45,8 @@ enum Help {
              recheck=SECONDS     how often SOURCE is checked where inotify cannot watch it (the
                                  fs.inotify.max_user_watches limit; default 600)
              allow_other         let other users in (needs user_allow_other in /etc/fuse.conf
-                                 unless root); permissions of SOURCE are always enforced
+                                 unless root); each reads only what SOURCE lets them read,
+                                 folders above SOURCE and ACLs included
              fsname=NAME, and the other standard FUSE options (see mount.fuse3(8))
 
         example:

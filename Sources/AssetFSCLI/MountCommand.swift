@@ -33,8 +33,12 @@ struct MountCommand {
         try Self.checkMountpoint(mountpoint)
         Log.configure(destination: .standardError, debug: arguments.debug)
         let fsname = realSourceName(source)
+        // Alone, the kernel checks the mode bits shown (SOURCE's) itself. With other users let in
+        // the daemon decides for each request instead, by SOURCE's own rules (folders above it and
+        // ACLs included), which no mode bits shown could express.
+        let othersMayEnter = FUSEArguments.lets(otherUsersIn: arguments.libfuseArguments)
         let libfuseArguments = ["assetfs", "-o", "fsname=\(fsname),subtype=assetfs"] + arguments.libfuseArguments.dropFirst()
-            + ["-o", "ro,nodev,nosuid,default_permissions"]
+            + ["-o", "ro,nodev,nosuid" + (othersMayEnter ? "" : ",default_permissions")]
         do { try FUSEMount.validate(libfuseArguments: libfuseArguments) } catch { throw UsageError(error.message) }
 
         let realSource = Self.realPath(source)

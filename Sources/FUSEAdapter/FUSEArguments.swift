@@ -86,6 +86,16 @@ public struct FUSEArguments: Sendable {
         return nil
     }
 
+    /// Whether `libfuseArguments` let users other than the one mounting in (`-o allow_other`).
+    public static func lets(otherUsersIn libfuseArguments: [String]) -> Bool {
+        var rest = libfuseArguments.dropFirst()[...]
+        while let argument = rest.popFirst() {
+            let options = argument == "-o" ? rest.popFirst() ?? "" : argument.hasPrefix("-o") ? String(argument.dropFirst(2)) : ""
+            if options.split(separator: ",").contains("allow_other") { return true }
+        }
+        return false
+    }
+
     static func makeArgs(_ strings: [String]) -> fuse_args {
         var args = cfuse_args_init(0, nil)
         for string in strings { _ = fuse_opt_add_arg(&args, string) }

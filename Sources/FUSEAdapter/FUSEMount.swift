@@ -15,7 +15,7 @@ public final class FUSEMount: @unchecked Sendable {
     /// Creates the session with `libfuseArguments` (program name first) and mounts it.
     public init(fileSystem: AssetFileSystem, mountpoint: String, libfuseArguments: [String]) throws(Failure) {
         LibfuseLog.install()
-        operations = FUSEOperations(fileSystem: fileSystem)
+        operations = FUSEOperations(fileSystem: fileSystem, othersMayEnter: FUSEArguments.lets(otherUsersIn: libfuseArguments))
         self.mountpoint = mountpoint
         var args = FUSEArguments.makeArgs(libfuseArguments)
         defer { fuse_opt_free_args(&args) }

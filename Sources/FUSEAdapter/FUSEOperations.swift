@@ -13,8 +13,15 @@ final class FUSEOperations: Sendable {
     /// The kernel can do without OPEN/RELEASE (and OPENDIR/RELEASEDIR): files here need no
     /// per-open state, so each read then costs one round trip instead of three.
     let statelessOpen = Atomic<Bool>(false)
+    /// `-o allow_other`: requests come from users whose rights differ, and the kernel shares its
+    /// caches among them. Every open and listing then comes here to be checked for its user, and
+    /// entries that show a photo are looked up again by each user who walks to them.
+    let othersMayEnter: Bool
 
-    init(fileSystem: AssetFileSystem) { self.fileSystem = fileSystem }
+    init(fileSystem: AssetFileSystem, othersMayEnter: Bool) {
+        self.fileSystem = fileSystem
+        self.othersMayEnter = othersMayEnter
+    }
 
     func remember(_ file: OpenFile) -> UInt64 {
         let handle = nextHandle.wrappingAdd(1, ordering: .relaxed).oldValue
@@ -35,7 +42,7 @@ final class FUSEOperations: Sendable {
         ops.`init` = { userdata, conn in
             let adapter = Unmanaged<FUSEOperations>.fromOpaque(userdata!).takeUnretainedValue()
             let needed = UInt32(FUSE_CAP_NO_OPEN_SUPPORT) | UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT)
-            adapter.statelessOpen.store(conn!.pointee.capable & needed == needed, ordering: .relaxed)
+            adapter.statelessOpen.store(!adapter.othersMayEnter && conn!.pointee.capable & needed == needed, ordering: .relaxed)
             // NFS and Samba re-export: the kernel may then ask for "." and ".." (below) to turn a
             // file handle (inode number and generation) back into a file it has forgotten.
             let export = UInt32(FUSE_CAP_EXPORT_SUPPORT)
@@ -47,19 +54,19 @@ final class FUSEOperations: Sendable {
             let fileSystem = request.adapter.fileSystem
             switch name {
             case [0x2E]:  // "." of any inode, file or folder, of this tree or (a file) the one before
-                fileSystem.getattr(UInt64(parent)) { request.replyEntry($0) }
+                fileSystem.getattr(UInt64(parent), as: request.caller) { request.replyEntry($0) }
             case [0x2E, 0x2E]:
                 switch fileSystem.parent(of: UInt64(parent)) {
                 case .failure(let error): request.reply(error: error)
-                case .success(let folder): fileSystem.getattr(folder) { request.replyEntry($0) }
+                case .success(let folder): fileSystem.getattr(folder, as: request.caller) { request.replyEntry($0) }
                 }
             default:
-                fileSystem.lookup(parent: UInt64(parent), name: name) { request.replyEntry($0) }
+                fileSystem.lookup(parent: UInt64(parent), name: name, as: request.caller) { request.replyEntry($0) }
             }
         }
         ops.getattr = { req, ino, _ in
             let request = Request(raw: req!)
-            request.adapter.fileSystem.getattr(UInt64(ino)) { request.replyAttributes($0) }
+            request.adapter.fileSystem.getattr(UInt64(ino), as: request.caller) { request.replyAttributes($0) }
         }
         ops.open = { req, ino, fi in
             let request = Request(raw: req!)
@@ -70,7 +77,7 @@ final class FUSEOperations: Sendable {
             // libfuse's fuse_file_info lives on the handler's stack: the reply, which may come
             // later from a render thread, gets a copy.
             let info = FileInfo(value: fi!.pointee)
-            request.adapter.fileSystem.open(UInt64(ino)) { result in
+            request.adapter.fileSystem.open(UInt64(ino), as: request.caller) { result in
                 switch result {
                 case .failure(let error): request.reply(error: error)
                 case .success(let file):
@@ -89,7 +96,8 @@ final class FUSEOperations: Sendable {
             let request = Request(raw: req!)
             let reply: @Sendable (Result<[UInt8], Errno>) -> Void = { request.replyBytes($0) }
             if fi!.pointee.fh == 0 {  // opened without OPEN (stateless)
-                return request.adapter.fileSystem.read(inode: UInt64(ino), size: size, offset: Int64(offset), completion: reply)
+                return request.adapter.fileSystem.read(inode: UInt64(ino), size: size, offset: Int64(offset), as: request.caller,
+                                                       completion: reply)
             }
             guard let file = request.adapter.openFile(fi!.pointee.fh) else { return request.reply(error: .badFileDescriptor) }
             request.adapter.fileSystem.read(file, size: size, offset: Int64(offset), completion: reply)
@@ -104,9 +112,12 @@ final class FUSEOperations: Sendable {
             // As for files: no OPENDIR/RELEASEDIR from now on, and listings cached.
             if request.adapter.statelessOpen.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
             // Listings change only with the source, and then the kernel is told (notify_inval_inode):
-            // let it keep them, so `find` and `ls -R` cost one READDIR per folder, once.
-            fi!.pointee.cache_readdir = 1
-            fi!.pointee.keep_cache = 1
+            // let it keep them, so `find` and `ls -R` cost one READDIR per folder, once. Not when
+            // listings differ by user.
+            if !request.adapter.othersMayEnter {
+                fi!.pointee.cache_readdir = 1
+                fi!.pointee.keep_cache = 1
+            }
             fuse_reply_open(req, fi)
         }
         ops.readdir = { req, ino, size, offset, _ in
@@ -128,20 +139,25 @@ final class FUSEOperations: Sendable {
             info.f_namemax = 255
             fuse_reply_statfs(req, &info)
         }
+        // Asked only without default_permissions (other users let in): the daemon's check.
+        ops.access = { req, ino, mask in
+            let request = Request(raw: req!)
+            request.reply(error: request.adapter.fileSystem.access(UInt64(ino), mask, as: request.caller) ?? Errno(rawValue: 0))
+        }
         ops.getxattr = { req, ino, name, size in
             let request = Request(raw: req!)
             let attribute = FUSEOperations.name(name!)
             // Only user.* attributes exist here. "Not supported" for security.* and system.* makes
             // tools such as `ls -l` stop asking for the rest of the mount (unlike "no such attribute").
             guard attribute.starts(with: Array("user.".utf8)) else { return request.reply(error: Errno(rawValue: EOPNOTSUPP)) }
-            switch request.adapter.fileSystem.extendedAttribute(UInt64(ino), name: attribute) {
+            switch request.adapter.fileSystem.extendedAttribute(UInt64(ino), name: attribute, as: request.caller) {
             case .success(let value): request.replyAttribute(value, size: size)
             case .failure(let error): request.reply(error: error)
             }
         }
         ops.listxattr = { req, ino, size in
             let request = Request(raw: req!)
-            let names = request.adapter.fileSystem.extendedAttributeNames(UInt64(ino)).flatMap { $0 + [UInt8(0)] }
+            let names = request.adapter.fileSystem.extendedAttributeNames(UInt64(ino), as: request.caller).flatMap { $0 + [UInt8(0)] }
             request.replyAttribute(names, size: size)
         }
         return ops
@@ -168,10 +184,14 @@ final class FUSEOperations: Sendable {
             dots.append(ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0))
         }
         // An entry takes at least 32 bytes (24 and its name, 8-byte aligned), 160 with attributes.
-        return fileSystem.list(inode, after: max(0, offset - 2), limit: size / (withAttributes ? 160 : 32) + 1).map { entries in
-            // "." and ".." go without attributes: the kernel takes none for them.
-            let attributes: ((ListingEntry) -> Attributes?)? = withAttributes
-                ? { $0.cookie > 0 ? fileSystem.attributesWithoutRendering($0.inode) : nil } : nil
+        let caller = request.caller, othersMayEnter = request.adapter.othersMayEnter
+        return fileSystem.list(inode, after: max(0, offset - 2), limit: size / (withAttributes ? 160 : 32) + 1, as: caller).map { entries in
+            // "." and ".." go without attributes: the kernel takes none for them. Nor does an
+            // entry whose reach differs by user when others may enter: each user looks it up.
+            let attributes: ((ListingEntry) -> Attributes?)? = withAttributes ? { entry in
+                guard entry.cookie > 0, !othersMayEnter || AssetFileSystem.isReachableByEveryone(entry.inode) else { return nil }
+                return fileSystem.attributesWithoutRendering(entry.inode, as: caller)
+            } : nil
             return directoryBuffer(request.raw, dots + entries, size: size, attributes: attributes)
         }
     }

@@ -10,7 +10,7 @@ import PhotoSource
 /// Properties and the timeline through the filesystem (the mount test checks them against exiftool).
 @Suite struct PropertiesTests {
     func attribute(_ fs: AssetFileSystem, _ inode: UInt64, _ name: String) -> String? {
-        (try? fs.extendedAttribute(inode, name: Array("user.assetfs.\(name)".utf8)).get()).map { String(decoding: $0, as: UTF8.self) }
+        (try? fs.extendedAttribute(inode, name: Array("user.assetfs.\(name)".utf8), as: .ofThisProcess).get()).map { String(decoding: $0, as: UTF8.self) }
     }
 
     func names(_ fs: AssetFileSystem, _ path: String) throws -> [String] {
@@ -43,7 +43,7 @@ import PhotoSource
         #expect(attribute(fs, hdr, "width") == "1536" && attribute(fs, hdr, "height") == "2048")  // stored 2048x1536, orientation 6
         #expect(attribute(fs, hdr, "type") == "image/jpeg")
         #expect(attribute(fs, hdr, "location") == nil)
-        #expect(fs.extendedAttributeNames(hdr).map { String(decoding: $0, as: UTF8.self) }.sorted()
+        #expect(fs.extendedAttributeNames(hdr, as: .ofThisProcess).map { String(decoding: $0, as: UTF8.self) }.sorted()
                 == ["user.assetfs.camera", "user.assetfs.date", "user.assetfs.date_source", "user.assetfs.height",
                     "user.assetfs.source", "user.assetfs.type", "user.assetfs.width"])
         let htc = try fs.lookupPath("groups/A/htc").get().inode
@@ -60,7 +60,7 @@ import PhotoSource
         #expect(attribute(fs, plain, "date") == TakenDate.modificationTime(mtime).iso8601)
         #expect(attribute(fs, plain, "width") == "1800" && attribute(fs, plain, "height") == "1200")
 
-        let json = String(decoding: try fs.extendedAttribute(1, name: AssetFileSystem.statsAttribute).get(), as: UTF8.self)
+        let json = String(decoding: try fs.extendedAttribute(1, name: AssetFileSystem.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
         #expect(json.contains("\"dates_exif\":3") && json.contains("\"dates_mtime\":1"), "\(json)")
     }
 

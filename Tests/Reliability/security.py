@@ -5,6 +5,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import time
 
 import bad_input
 from harness import Mount, Scratch, TESTDATA
@@ -65,53 +66,157 @@ def as_other_user(path):
     return "ok" if out.returncode == 0 else out.stderr.decode().strip()
 
 
+def other_user_attribute(path, name):
+    """The value of extended attribute `name` of `path` as the unprivileged user, or None if refused."""
+    out = subprocess.run(["runuser", "-u", OTHER_USER, "--", "getfattr", "--only-values", "-n", name, path], capture_output=True)
+    return out.stdout if out.returncode == 0 else None
+
+
+def other_user_listing(path):
+    """The names `ls -A path` shows the unprivileged user (empty if refused)."""
+    out = subprocess.run(["runuser", "-u", OTHER_USER, "--", "ls", "-A", path], capture_output=True)
+    return set(out.stdout.decode().split("\n")) - {""}
+
+
+def ensure_other_user():
+    try:
+        pwd.getpwnam(OTHER_USER)
+    except KeyError:
+        subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER_USER], check=True)
+
+
+def dated_asset_folders(mountpoint):
+    """Each photo's folder under dates/, by its source path (user.assetfs.source), as root sees them."""
+    found = {}
+    for folder, subfolders, _ in os.walk(os.path.join(mountpoint, "dates")):
+        for name in subfolders:
+            path = os.path.join(folder, name)
+            try:
+                found[os.getxattr(path, "user.assetfs.source").decode()] = path
+            except OSError:
+                pass
+    return found
+
+
 def other_users(checks):
+    """Another user reaches a photo by any path of the mount (groups/, dates/, the size views, an
+    album's poster, attributes, listings) only if they could read it in SOURCE: search on every
+    folder on the way, read on the file, POSIX ACLs included."""
     scratch = Scratch("users")
     problems = []
     try:
-        try:
-            pwd.getpwnam(OTHER_USER)
-        except KeyError:
-            subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER_USER], check=True)
+        ensure_other_user()
         source = scratch.sub("source")
         photo = os.path.join(TESTDATA, "malformed/grayscale.jpg")
-        for album, mode in (("Public", 0o644), ("PrivateFile", 0o600)):
-            os.makedirs(os.path.join(source, album))
-            shutil.copy(photo, os.path.join(source, album, "p.jpg"))
-            os.chmod(os.path.join(source, album, "p.jpg"), mode)
-        os.makedirs(os.path.join(source, "Closed", "Inner"))
-        shutil.copy(photo, os.path.join(source, "Closed", "Inner", "p.jpg"))
+        layout = {  # source path: (mode, whether the other user may read it)
+            "Public/public.jpg": (0o644, True),
+            "PrivateFile/private.jpg": (0o600, False),
+            "Closed/Inner/inner.jpg": (0o644, False),
+            "Secret/secret.jpg": (0o644, False),
+            "Mixed/a_private.jpg": (0o600, False),
+            "Mixed/b_public.jpg": (0o644, True),
+            "Shared/shared.jpg": (0o600, True),        # shared with the other user by an ACL
+            "Barred/barred.jpg": (0o644, False),       # its folder bars the other user by an ACL
+        }
+        for relative, (mode, _) in layout.items():
+            path = os.path.join(source, relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            shutil.copy(photo, path)
+            os.chmod(path, mode)
         os.chmod(os.path.join(source, "Closed"), 0o700)
+        os.chmod(os.path.join(source, "Secret"), 0o700)
+        subprocess.run(["setfacl", "-m", f"u:{OTHER_USER}:r", os.path.join(source, "Shared/shared.jpg")], check=True)
+        subprocess.run(["setfacl", "-m", f"u:{OTHER_USER}:-", os.path.join(source, "Barred")], check=True)
         mountpoint = scratch.sub("mnt")
         cache = os.path.join(scratch.path, "cachedir", "cache.sqlite")
         mount = Mount(source, mountpoint, f"cache={cache},allow_other")
         try:
             groups = os.path.join(mountpoint, "groups")
-            expectations = {
-                f"{groups}/Public/p/thumbnail.jpg": True,
-                f"{groups}/Public/p/original.jpg": True,
-                f"{groups}/PrivateFile/p/thumbnail.jpg": False,
-                f"{groups}/PrivateFile/p/original.jpg": False,
-                f"{groups}/Closed／Inner/p/thumbnail.jpg": False,
-                f"{groups}/Closed／Inner/p/original.jpg": False,
-                f"{groups}/Closed／Inner/thumbnail.jpg": False,
-                cache: False,
-            }
-            for path, allowed in expectations.items():
-                with open(path, "rb") as f:  # root reads everything, which renders it too
+            dated = dated_asset_folders(mountpoint)
+            paths = {}
+            for relative, (_, allowed) in layout.items():
+                album, name = relative.rsplit("/", 1)
+                album = album.replace("/", "／")
+                asset = name[:-len(".jpg")]
+                for view in ("thumbnails", "fullscreen"):
+                    paths[f"{mountpoint}/{view}/{album}/{asset}.jpg"] = allowed
+                for folder in (f"{groups}/{album}/{asset}", dated.get(relative)):
+                    if folder is None:
+                        problems.append(f"{relative}: not found under dates/")
+                        continue
+                    for file in ("thumbnail.jpg", "fullscreen.jpg", "original.jpg"):
+                        paths[f"{folder}/{file}"] = allowed
+            paths[f"{groups}/Closed／Inner/thumbnail.jpg"] = False
+            paths[f"{groups}/Secret/thumbnail.jpg"] = False
+            paths[f"{groups}/Mixed/thumbnail.jpg"] = False   # its poster shows a_private.jpg
+            paths[f"{groups}/Public/thumbnail.jpg"] = True
+            paths[cache] = False  # last: renders made it
+            for path, allowed in paths.items():
+                with open(path, "rb") as f:  # root reads everything, which renders it (and fills the page cache) too
                     f.read()
                 outcome = as_other_user(path)
                 if (outcome == "ok") != allowed:
                     problems.append(f"{path}: other user got {outcome!r}, expected {'access' if allowed else 'a refusal'}")
+            for relative, (_, allowed) in layout.items():
+                folder = dated.get(relative)
+                if folder is None:
+                    continue
+                for name in ("user.assetfs.source", "user.assetfs.date"):
+                    if (other_user_attribute(folder, name) is not None) != allowed:
+                        problems.append(f"{folder} {name}: other user {'refused' if allowed else 'read it'}")
+                if (os.path.basename(folder) in other_user_listing(os.path.dirname(folder))) != allowed:
+                    problems.append(f"{os.path.dirname(folder)}: other user's listing {'lacks' if allowed else 'shows'} {relative}")
+            albums = other_user_listing(groups)
+            expected_albums = {"Public", "PrivateFile", "Mixed", "Shared"}
+            if albums != expected_albums:
+                problems.append(f"groups/ as the other user: {sorted(albums)}, expected {sorted(expected_albums)}")
+            if other_user_listing(f"{groups}/PrivateFile") != {"thumbnail.jpg"}:
+                problems.append(f"groups/PrivateFile as the other user: {sorted(other_user_listing(groups + '/PrivateFile'))}, expected only the poster's name")
             for path, mode in ((cache, 0o600), (os.path.dirname(cache), 0o700)):
                 actual = os.stat(path).st_mode & 0o777
                 if actual != mode:
                     problems.append(f"{path}: mode {oct(actual)}, expected {oct(mode)}")
         finally:
             mount.close()
-        checks.figure("other users: public photo readable; 0600 photo and photo under a 0700 folder refused; cache 0600 in 0700")
+        if not problems:
+            checks.figure(f"other users: {len(paths)} paths (groups/, dates/, size views, posters) read as root then as another user, "
+                          "each allowed exactly when SOURCE allows (0600 file, 0700 folder, ACL grant, ACL bar); attributes and listings likewise")
+        problems += folders_above_source(checks, scratch)
     finally:
         scratch.close()
+    return problems
+
+
+def folders_above_source(checks, scratch):
+    """SOURCE's own ancestors count: a library in a 0700 home folder is closed to other users, and a
+    chmod of that folder while mounted counts within seconds."""
+    problems = []
+    home = scratch.sub("home")
+    source = os.path.join(home, "Pictures")
+    os.makedirs(os.path.join(source, "Album"))
+    shutil.copy(os.path.join(TESTDATA, "malformed/grayscale.jpg"), os.path.join(source, "Album", "a.jpg"))
+    os.chmod(home, 0o700)
+    mountpoint = scratch.sub("mnt-home")
+    mount = Mount(source, mountpoint, f"cache={scratch.path}/home.sqlite,allow_other")
+    original = os.path.join(mountpoint, "groups", "Album", "a", "original.jpg")
+    try:
+        with open(original, "rb") as f:
+            f.read()
+        if as_other_user(original) == "ok":
+            problems.append(f"{original}: read by another user although SOURCE's parent folder is 0700")
+        for mode, allowed in ((0o755, True), (0o700, False)):
+            os.chmod(home, mode)
+            started = time.time()
+            while (as_other_user(original) == "ok") != allowed and time.time() - started < 10:
+                time.sleep(0.2)
+            seconds = time.time() - started
+            if (as_other_user(original) == "ok") != allowed:
+                problems.append(f"chmod {oct(mode)} of SOURCE's parent: still {'refused' if allowed else 'readable'} after {seconds:.1f} s")
+            else:
+                checks.figure(f"folders above SOURCE: after chmod {oct(mode)} of its parent the other user is "
+                              f"{'let in' if allowed else 'refused'} within {seconds:.1f} s")
+    finally:
+        mount.close()
     return problems
 
 

@@ -1,0 +1,64 @@
+import Catalog
+import Glibc
+import Posix
+
+/// The one gate between a request and the tree: every node a request names passes `resolve`, so
+/// a view (`dates/`, `thumbnails/`, a poster, an attribute, any later one) is a new path to a
+/// photo, never a new right. Another user reaches a node only if they could read what it shows in
+/// SOURCE themselves (`SourceAccess`); root and the user serving the mount reach everything.
+extension AssetFileSystem {
+    /// The node `inode` names, if `caller` may reach it.
+    func resolve(_ inode: UInt64, as caller: Credentials) -> Result<Node, Errno> {
+        guard let node = catalog.node(forInode: inode) else { return .failure(.notFound) }
+        return permits(node, as: caller) ? .success(node) : .failure(.permissionDenied)
+    }
+
+    /// The entry `name` of folder `parent`, if `caller` may reach it.
+    func resolve(child name: [UInt8], of parent: Node, as caller: Credentials) -> Result<Node, Errno> {
+        guard parent.isDirectory else { return .failure(.notDirectory) }
+        guard let node = catalog.child(of: parent, named: name) else { return .failure(.notFound) }
+        return permits(node, as: caller) ? .success(node) : .failure(.permissionDenied)
+    }
+
+    /// Whether `caller` could read what `node` shows: for an album (and its views and poster
+    /// folder), list its folder; for anything of a photo, open the photo. The timeline's and the
+    /// views' own folders show no photo. An album's poster is further checked against the photo
+    /// it shows before that photo is rendered for them (`settleFirst`).
+    func permits(_ node: Node, as caller: Credentials) -> Bool {
+        if caller.reachesAllThisProcessReaches || Self.showsNoPhoto(node) { return true }
+        switch node {
+        case .album(let id), .viewAlbum(_, let id), .poster(let id):
+            guard let folder = catalog.folder(id) else { return false }
+            return access.mayList(folderAt: folder.relativePath, by: caller)
+        default:
+            guard let photo = catalog.photo(for: node)?.photo else { return false }
+            return access.mayRead(photoAt: photo.relativePath, by: caller)
+        }
+    }
+}
+
+extension AssetFileSystem {
+    /// What access(2) of `inode` by `caller` answers (nil: granted) where the kernel leaves the
+    /// check to the daemon: nothing is writable, files are not executable.
+    public func access(_ inode: UInt64, _ wanted: Int32, as caller: Credentials) -> Errno? {
+        if wanted & W_OK != 0 { return .readOnlyFileSystem }
+        switch resolve(inode, as: caller) {
+        case .failure(let error): return error
+        case .success(let node): return wanted & X_OK != 0 && !node.isDirectory ? .permissionDenied : nil
+        }
+    }
+
+    /// Whether every user may reach `inode` (the root, a view's or the timeline's own folders):
+    /// the kernel may then keep its entry for all; any other is looked up again by each user who
+    /// walks to it, when other users can reach the mount.
+    public static func isReachableByEveryone(_ inode: UInt64) -> Bool {
+        Node(inode: inode).map(showsNoPhoto) ?? false
+    }
+
+    static func showsNoPhoto(_ node: Node) -> Bool {
+        switch node {
+        case .root, .groups, .view, .dates, .year, .day: return true
+        case .album, .viewAlbum, .poster, .asset, .datedAsset, .file, .viewFile: return false
+        }
+    }
+}
