@@ -252,13 +252,9 @@ public final class AssetFileSystem: Sendable {
 
     // MARK: Reading
 
+    /// An original holds its source open until released, so it reads on the version it opened.
+    /// A rendition opened counts as used for the cache's LRU order.
     public func open(_ inode: UInt64, as caller: Credentials, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
-        open(inode, markingUse: true, as: caller, completion: completion)
-    }
-
-    /// `markingUse`: a rendition opened counts as used for the cache's LRU order.
-    private func open(_ inode: UInt64, markingUse: Bool, as caller: Credentials,
-                      completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
         let node: Node
         switch resolve(inode, as: caller) {
         case .failure(let error): return completion(.failure(error))
@@ -271,7 +267,7 @@ public final class AssetFileSystem: Sendable {
         guard let target = describe(node)?.rendition else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
         // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
         settle(target, as: caller) { [pipeline] result in
-            if markingUse, case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
+            if case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
             completion(result.map { .rendition($0.request) }.mapError(Self.errno))
         }
     }
@@ -282,22 +278,6 @@ public final class AssetFileSystem: Sendable {
             completion(Result { () throws(Errno) in try descriptor.read(upTo: size, at: offset) }.mapError { _ in .io })
         case .rendition(let request):
             readRendition(request, size: size, offset: offset, completion: completion)
-        }
-    }
-
-    /// A read with no open file behind it (the kernel skips OPEN when told it may): opened just for
-    /// this read (a rendition read from its start counts as used).
-    public func read(inode: UInt64, size: Int, offset: Int64, as caller: Credentials,
-                     completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
-        open(inode, markingUse: offset == 0, as: caller) { [self] opened in
-            switch opened {
-            case .failure(let error): completion(.failure(error))
-            case .success(let file):
-                read(file, size: size, offset: offset) { [self] result in
-                    release(file)
-                    completion(result)
-                }
-            }
         }
     }
 

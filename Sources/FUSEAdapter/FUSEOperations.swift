@@ -10,9 +10,10 @@ final class FUSEOperations: Sendable {
     let fileSystem: AssetFileSystem
     private let openFiles = Locked<[UInt64: OpenFile]>([:])
     private let nextHandle = Atomic<UInt64>(1)
-    /// The kernel can do without OPEN/RELEASE (and OPENDIR/RELEASEDIR): files here need no
-    /// per-open state, so each read then costs one round trip instead of three.
-    let statelessOpen = Atomic<Bool>(false)
+    /// The kernel can do without OPENDIR/RELEASEDIR: folders here need no per-open state. Files
+    /// do: an open original holds its source open, so it reads on the version it opened even
+    /// when the photo is replaced meanwhile, as any POSIX file does.
+    let statelessOpendir = Atomic<Bool>(false)
     /// `-o allow_other`: requests come from users whose rights differ, and the kernel shares its
     /// caches among them. Every open and listing then comes here to be checked for its user, and
     /// entries that show a photo are looked up again by each user who walks to them.
@@ -41,8 +42,8 @@ final class FUSEOperations: Sendable {
         var ops = fuse_lowlevel_ops()
         ops.`init` = { userdata, conn in
             let adapter = Unmanaged<FUSEOperations>.fromOpaque(userdata!).takeUnretainedValue()
-            let needed = UInt32(FUSE_CAP_NO_OPEN_SUPPORT) | UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT)
-            adapter.statelessOpen.store(!adapter.othersMayEnter && conn!.pointee.capable & needed == needed, ordering: .relaxed)
+            let needed = UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT)
+            adapter.statelessOpendir.store(!adapter.othersMayEnter && conn!.pointee.capable & needed == needed, ordering: .relaxed)
             // NFS and Samba re-export: the kernel may then ask for "." and ".." (below) to turn a
             // file handle (inode number and generation) back into a file it has forgotten.
             let export = UInt32(FUSE_CAP_EXPORT_SUPPORT)
@@ -71,9 +72,6 @@ final class FUSEOperations: Sendable {
         ops.open = { req, ino, fi in
             let request = Request(raw: req!)
             guard fi!.pointee.flags & O_ACCMODE == O_RDONLY else { return request.reply(error: .readOnlyFileSystem) }
-            // "Not implemented" tells the kernel to stop sending OPEN and RELEASE and to keep pages
-            // cached across opens (FUSE_CAP_NO_OPEN_SUPPORT): reads then come by inode alone.
-            if request.adapter.statelessOpen.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
             // libfuse's fuse_file_info lives on the handler's stack: the reply, which may come
             // later from a render thread, gets a copy.
             let info = FileInfo(value: fi!.pointee)
@@ -94,13 +92,8 @@ final class FUSEOperations: Sendable {
         }
         ops.read = { req, ino, size, offset, fi in
             let request = Request(raw: req!)
-            let reply: @Sendable (Result<[UInt8], Errno>) -> Void = { request.replyBytes($0) }
-            if fi!.pointee.fh == 0 {  // opened without OPEN (stateless)
-                return request.adapter.fileSystem.read(inode: UInt64(ino), size: size, offset: Int64(offset), as: request.caller,
-                                                       completion: reply)
-            }
             guard let file = request.adapter.openFile(fi!.pointee.fh) else { return request.reply(error: .badFileDescriptor) }
-            request.adapter.fileSystem.read(file, size: size, offset: Int64(offset), completion: reply)
+            request.adapter.fileSystem.read(file, size: size, offset: Int64(offset)) { request.replyBytes($0) }
         }
         ops.release = { req, _, fi in
             let request = Request(raw: req!)
@@ -109,8 +102,9 @@ final class FUSEOperations: Sendable {
         }
         ops.opendir = { req, _, fi in
             let request = Request(raw: req!)
-            // As for files: no OPENDIR/RELEASEDIR from now on, and listings cached.
-            if request.adapter.statelessOpen.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
+            // "Not implemented": no OPENDIR/RELEASEDIR from now on (FUSE_CAP_NO_OPENDIR_SUPPORT),
+            // and listings cached.
+            if request.adapter.statelessOpendir.load(ordering: .relaxed) { return request.reply(error: Errno(rawValue: ENOSYS)) }
             // Listings change only with the source, and then the kernel is told (notify_inval_inode):
             // let it keep them, so `find` and `ls -R` cost one READDIR per folder, once. Not when
             // listings differ by user.

@@ -25,6 +25,7 @@ CHECKS = {
     "full-disk": faults.full_disk,
     "warm-beside-mount": faults.warm_beside_mount,
     "source-rewritten": faults.source_rewritten_while_read,
+    "open-files-keep-their-version": trust.open_files_keep_their_version,
     "read-errors-mid-decode": faults.read_errors_mid_decode,
     "load": load.check,
     "watch-limit": catalog.watch_limit_falls_back_to_checks,

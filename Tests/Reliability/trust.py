@@ -878,3 +878,56 @@ def db_never_stalls(checks):
             if p99 >= 50:
                 problems.append(f"p99 read latency {p99:.1f} ms ≥ 50 ms")
     return problems
+
+
+def open_files_keep_their_version(checks):
+    """An open original or rendition reads on the version it opened after its photo is replaced
+    (a new file renamed over it, as editors and sync tools write), as a POSIX file does; a new
+    open reads the new version."""
+    problems = []
+    with workspace("open-version") as scratch:
+        source = scratch.sub("source")
+        album = os.path.join(source, "Album")
+        os.makedirs(album)
+        old_path = add_photo(album, "p.jpg", "cameras/Nikon_D5000.jpg")
+        with open(old_path, "rb") as f:
+            old_original = f.read()
+        mountpoint = scratch.sub("mnt")
+        with mounted(source, mountpoint, f"cache={scratch.path}/cache.sqlite") as mount:
+            files = {kind: asset_path(mountpoint, "Album", "p", kind) for kind in ("original.jpg", "thumbnail.jpg", "fullscreen.jpg")}
+            expected = {kind: read_from_daemon(path) for kind, path in files.items()}
+            descriptors = {kind: os.open(path, os.O_RDONLY) for kind, path in files.items()}
+            try:
+                for kind, fd in descriptors.items():
+                    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+                    os.pread(fd, 100, 0)
+                replacement = os.path.join(album, ".p.jpg.tmp")
+                shutil.copy(os.path.join(TESTDATA, "orientation/Portrait_1.jpg"), replacement)
+                os.rename(replacement, old_path)
+                started = time.time()
+                while time.time() - started < 10:
+                    if os.stat(files["original.jpg"]).st_size != len(old_original):
+                        break
+                    time.sleep(0.1)
+                else:
+                    problems.append("the replaced photo did not show within 10 s")
+                for kind, fd in descriptors.items():
+                    os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)  # from the daemon, not the page cache
+                    try:
+                        data = os.pread(fd, len(expected[kind]) + 10, 0)
+                    except OSError as error:
+                        problems.append(f"{kind}: reading the open file after its photo was replaced: {error}")
+                        continue
+                    if data != expected[kind]:
+                        problems.append(f"{kind}: the open file read {len(data)} bytes unlike the {len(expected[kind])} it opened")
+                with open(files["original.jpg"], "rb") as f:
+                    if f.read() == old_original:
+                        problems.append("a new open of original.jpg still reads the replaced photo")
+            finally:
+                for fd in descriptors.values():
+                    os.close(fd)
+            if not mount_alive(mount):
+                problems.append("the daemon died")
+    if not problems:
+        checks.figure("open files: original, thumbnail and fullscreen opened before their photo was replaced read on the bytes they opened; a new open reads the new photo")
+    return problems
