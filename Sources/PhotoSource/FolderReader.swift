@@ -24,11 +24,18 @@ public enum SkipReason: String, Error, Sendable, CaseIterable {
     case unreadable
     /// Not a regular file (a FIFO, a socket, a device), or a link leading out of SOURCE.
     case special
+    /// A link to a folder shown anyway: one inside SOURCE (shown once, under its own path) or one
+    /// the link sits in (a loop).
+    case linkedFolder = "linked-folder"
 }
 
 /// Reads one folder of SOURCE, and only that folder: the unit of every scan, so a change costs
 /// what it touches. Reads only: files are opened to sniff their first bytes, never written.
-/// Symbolic links are followed only when they stay inside the root, unless `followSymlinks`.
+/// Links to files are followed only when they stay inside the root, unless `followSymlinks`.
+/// Every folder is shown once, under its real path: a link to a folder inside the root adds
+/// nothing, and one leading out (followed only with `followSymlinks`) never leads back to a
+/// folder it sits in. The rule is the reader's own, so the first scan, events, verification and
+/// `warm` all see one tree, whatever order they read it in.
 public struct FolderReader: Sendable {
     public let root: FilePath
     public let followSymlinks: Bool
@@ -47,9 +54,10 @@ public struct FolderReader: Sendable {
         let entries = try folder.entries().sorted { $0.name.lexicographicallyPrecedes($1.name) }
         var listing = FolderListing(status: status, subfolders: [], photos: [], skipped: [])
         for entry in entries {
-            guard let childStatus = follow(entry.name, in: folder, at: relative) else {
-                listing.skipped.append((entry.name, .special))
-                continue
+            let childStatus: FileStatus
+            switch follow(entry.name, in: folder, at: relative) {
+            case .success(let status): childStatus = status
+            case .failure(let reason): listing.skipped.append((entry.name, reason)); continue
             }
             let hidden = entry.name.first == UInt8(ascii: ".")
             if childStatus.isDirectory {
@@ -79,14 +87,31 @@ public struct FolderReader: Sendable {
     }
 
     /// The status of entry `name`, following a symbolic link only where allowed.
-    private func follow(_ name: [UInt8], in folder: OpenFolder, at relative: FilePath) -> FileStatus? {
-        guard let status = try? folder.status(of: name, followLinks: false) else { return nil }
-        guard status.isSymbolicLink else { return status }
-        if !followSymlinks {
-            guard let target = try? root.appending(relative).appending(name).resolved(),
-                  target == root || target.bytes.starts(with: root.bytes + [UInt8(ascii: "/")]) else { return nil }
+    private func follow(_ name: [UInt8], in folder: OpenFolder, at relative: FilePath) -> Result<FileStatus, SkipReason> {
+        guard let status = try? folder.status(of: name, followLinks: false) else { return .failure(.special) }
+        guard status.isSymbolicLink else { return .success(status) }
+        guard let target = try? root.appending(relative).appending(name).resolved(),
+              let targetStatus = try? folder.status(of: name, followLinks: true) else { return .failure(.special) }
+        let inside = Self.contains(root, target)
+        if targetStatus.isDirectory {
+            if inside { return .failure(.linkedFolder) }
+            if followSymlinks, realFolders(upTo: relative).contains(where: { Self.contains(target, $0) }) { return .failure(.linkedFolder) }
         }
-        return try? folder.status(of: name, followLinks: true)
+        return inside || followSymlinks ? .success(targetStatus) : .failure(.special)
+    }
+
+    /// Whether `path` is `folder` or inside it.
+    static func contains(_ folder: FilePath, _ path: FilePath) -> Bool {
+        path == folder || path.bytes.starts(with: folder.bytes + [UInt8(ascii: "/")])
+    }
+
+    /// The real paths of the root and of each folder from it down to `relative`.
+    private func realFolders(upTo relative: FilePath) -> [FilePath] {
+        var path = root
+        return [root] + relative.components.compactMap { component in
+            path = path.appending(component)
+            return try? path.resolved()
+        }
     }
 
     /// Content sniffing: the format its first bytes say, or why it is not shown.

@@ -31,6 +31,7 @@ CHECKS = {
     "watch-limit": catalog.watch_limit_falls_back_to_checks,
     "read-only-source": security.read_only_source,
     "symlinks": security.symlinks,
+    "linked-folders": security.linked_folders,
     "other-users": security.other_users,
     "hostile-names": security.hostile_names,
     "bogus-dates": trust.bogus_dates,

@@ -8,7 +8,7 @@ import subprocess
 import time
 
 import bad_input
-from harness import Mount, Scratch, TESTDATA
+from harness import BINARY, Mount, Scratch, TESTDATA
 
 OTHER_USER = "assetfs-rel"
 
@@ -55,6 +55,66 @@ def symlinks(checks):
             finally:
                 mount.close()
         checks.figure("symlinks: links out of SOURCE ignored by default, followed with follow_symlinks; a loop back to the root ends")
+    finally:
+        scratch.close()
+    return problems
+
+
+def wait_for_albums(mountpoint, expected, seconds=10):
+    """The album names once they are `expected` (or after `seconds`, whatever they are then)."""
+    started = time.time()
+    while True:
+        albums = sorted(os.listdir(os.path.join(mountpoint, "groups")))
+        if albums == expected or time.time() - started > seconds:
+            return albums
+        time.sleep(0.1)
+
+
+def linked_folders(checks):
+    """Every folder is shown once, under its real path, whatever links lead to it and whatever
+    order the first scan, events and a remount read it in: a link to a parent (`ln -s .. up`)
+    and a link to a sibling (`Alias -> Real`) add no album, then or later."""
+    scratch = Scratch("linked")
+    problems = []
+    photo = os.path.join(TESTDATA, "malformed/grayscale.jpg")
+    try:
+        source = scratch.sub("source")
+        for album in ("A", "Real"):
+            os.makedirs(os.path.join(source, album))
+            shutil.copy(photo, os.path.join(source, album, "1.jpg"))
+        os.symlink("..", os.path.join(source, "A", "up"))
+        os.symlink("Real", os.path.join(source, "Alias"))
+        mountpoint = scratch.sub("mnt")
+        options = f"cache={scratch.path}/c.sqlite"
+        steps = []
+        mount = Mount(source, mountpoint, options)
+        try:
+            steps.append(("first scan", ["A", "Real"], wait_for_albums(mountpoint, ["A", "Real"], 0)))
+            os.makedirs(os.path.join(source, "B"))
+            shutil.copy(photo, os.path.join(source, "B", "1.jpg"))
+            steps.append(("a new folder B", ["A", "B", "Real"], wait_for_albums(mountpoint, ["A", "B", "Real"])))
+            shutil.copy(photo, os.path.join(source, "A", "2.jpg"))
+            shutil.copy(photo, os.path.join(source, "Real", "2.jpg"))
+            time.sleep(1.5)
+            steps.append(("photos added to A and Real", ["A", "B", "Real"], wait_for_albums(mountpoint, ["A", "B", "Real"])))
+        finally:
+            mount.close()
+        mount = Mount(source, mountpoint, options)
+        try:
+            time.sleep(1)
+            steps.append(("a remount", ["A", "B", "Real"], wait_for_albums(mountpoint, ["A", "B", "Real"])))
+            skipped = subprocess.run([BINARY, "skipped", "-o", options, source], capture_output=True, text=True).stdout
+            for link in ("A/up", "Alias"):
+                if f"linked-folder\t{source}/{link}" not in skipped.splitlines():
+                    problems.append(f"assetfs skipped does not list {link} as a linked folder: {skipped!r}")
+        finally:
+            mount.close()
+        for step, expected, albums in steps:
+            if albums != expected:
+                problems.append(f"after {step}: albums {albums}, expected {expected}")
+        if not problems:
+            checks.figure(f"linked folders: a link to the parent and a link to a sibling add no album after the first scan, "
+                          f"new folders, new photos and a remount ({len(steps)} steps, albums A, B, Real)")
     finally:
         scratch.close()
     return problems
