@@ -25,24 +25,26 @@ public enum SkipReason: String, Error, Sendable, CaseIterable {
     /// Not a regular file (a FIFO, a socket, a device), or a link leading out of SOURCE.
     case special
     /// A link to a folder shown anyway: one inside SOURCE (shown once, under its own path) or one
-    /// the link sits in (a loop).
+    /// the link sits in (a loop); or a bind mount of a folder inside SOURCE.
     case linkedFolder = "linked-folder"
 }
 
 /// Reads one folder of SOURCE, and only that folder: the unit of every scan, so a change costs
 /// what it touches. Reads only: files are opened to sniff their first bytes, never written.
 /// Links to files are followed only when they stay inside the root, unless `followSymlinks`.
-/// Every folder is shown once, under its real path: a link to a folder inside the root adds
-/// nothing, and one leading out (followed only with `followSymlinks`) never leads back to a
+/// Every folder is shown once, under its real path: a link to a folder inside the root (or a
+/// bind mount of one) adds nothing, and one leading out (followed only with `followSymlinks`) never leads back to a
 /// folder it sits in. The rule is the reader's own, so the first scan, events, verification and
 /// `warm` all see one tree, whatever order they read it in.
 public struct FolderReader: Sendable {
     public let root: FilePath
     public let followSymlinks: Bool
+    private let bindMounts: BindMounts
 
     public init(root: FilePath, followSymlinks: Bool) {
         self.root = root
         self.followSymlinks = followSymlinks
+        bindMounts = BindMounts(root: root)
     }
 
     /// Reads folder `relative` (empty: the root). `known` maps file names to the identities and
@@ -89,7 +91,10 @@ public struct FolderReader: Sendable {
     /// The status of entry `name`, following a symbolic link only where allowed.
     private func follow(_ name: [UInt8], in folder: OpenFolder, at relative: FilePath) -> Result<FileStatus, SkipReason> {
         guard let status = try? folder.status(of: name, followLinks: false) else { return .failure(.special) }
-        guard status.isSymbolicLink else { return .success(status) }
+        guard status.isSymbolicLink else {
+            let isBindOfAnother = status.isDirectory && bindMounts.original(of: root.appending(relative).appending(name)) != nil
+            return isBindOfAnother ? .failure(.linkedFolder) : .success(status)
+        }
         guard let target = try? root.appending(relative).appending(name).resolved(),
               let targetStatus = try? folder.status(of: name, followLinks: true) else { return .failure(.special) }
         let inside = Self.contains(root, target)
@@ -102,7 +107,8 @@ public struct FolderReader: Sendable {
 
     /// Whether `path` is `folder` or inside it.
     static func contains(_ folder: FilePath, _ path: FilePath) -> Bool {
-        path == folder || path.bytes.starts(with: folder.bytes + [UInt8(ascii: "/")])
+        let slash = UInt8(ascii: "/")
+        return path == folder || path.bytes.starts(with: folder.bytes.last == slash ? folder.bytes : folder.bytes + [slash])
     }
 
     /// The real paths of the root and of each folder from it down to `relative`.

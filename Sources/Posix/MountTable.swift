@@ -5,6 +5,17 @@ public enum MountTable {
         public var mountpoint: [UInt8]
         public var type: [UInt8]
         public var source: [UInt8]
+        /// The filesystem's device (`MAJ:MIN`), and the folder of it mounted here (`/` unless a bind mount).
+        public var device: [UInt8] = []
+        public var root: [UInt8] = []
+
+        public init(mountpoint: [UInt8], type: [UInt8], source: [UInt8], device: [UInt8] = [], root: [UInt8] = []) {
+            self.mountpoint = mountpoint
+            self.type = type
+            self.source = source
+            self.device = device
+            self.root = root
+        }
     }
 
     /// Every mount, in the order the kernel lists them (a later one on the same point is on top).
@@ -29,7 +40,8 @@ public enum MountTable {
         let fields = line.split(separator: UInt8(ascii: " "), omittingEmptySubsequences: false)
         guard fields.count > 6, let dash = fields[6...].firstIndex(where: { $0.elementsEqual([UInt8(ascii: "-")]) }),
               dash + 2 < fields.count else { return nil }
-        return Entry(mountpoint: unescaped(fields[4]), type: Array(fields[dash + 1]), source: unescaped(fields[dash + 2]))
+        return Entry(mountpoint: unescaped(fields[4]), type: Array(fields[dash + 1]), source: unescaped(fields[dash + 2]),
+                     device: Array(fields[2]), root: unescaped(fields[3]))
     }
 
     /// The kernel writes space, tab, newline and backslash in a path as `\` and three octal digits.

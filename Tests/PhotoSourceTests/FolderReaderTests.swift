@@ -66,18 +66,26 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         #expect(try reader.read(FilePath("A"), known: [Array("a.jpg".utf8): (identity, .heif)]).photos.map(\.format) == [.heif])
     }
 
-    @Test func symlinksLeavingTheSourceAreNotFollowedUnlessAsked() throws {
+    /// Every folder once, under its real path: a link to a folder inside adds nothing, one leading
+    /// out is followed only when asked, and never back to a folder it sits in.
+    @Test func linksToFoldersInsideAddNothingAndLinksOutAreFollowedOnlyWhenAsked() throws {
         let outside = ScratchTree()
         outside.file("Elsewhere/x.jpg")
         let tree = ScratchTree()
         tree.file("In/a.jpg")
         _ = symlink("\(outside.root)/Elsewhere", "\(tree.root)/Link")
         _ = symlink("\(tree.root)/In", "\(tree.root)/InsideLink")
-        let plain = try FolderReader(root: tree.root, followSymlinks: false).read(FilePath(bytes: []))
-        #expect(plain.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["In", "InsideLink"])
-        #expect(plain.skipped.map(\.reason) == [.special])
-        let following = try FolderReader(root: tree.root, followSymlinks: true).read(FilePath(bytes: []))
-        #expect(following.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["In", "InsideLink", "Link"])
+        _ = symlink("..", "\(tree.root)/In/up")
+        _ = symlink("\(outside.root)", "\(outside.root)/Elsewhere/back")
+        let plain = FolderReader(root: tree.root, followSymlinks: false)
+        let top = try plain.read(FilePath(bytes: []))
+        #expect(top.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["In"])
+        #expect(top.skipped.map(\.reason) == [.linkedFolder, .special])  // InsideLink, Link
+        #expect(try plain.read(FilePath("In")).skipped.map(\.reason) == [.linkedFolder])  // up
+        let following = FolderReader(root: tree.root, followSymlinks: true)
+        #expect(try following.read(FilePath(bytes: [])).subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["In", "Link"])
+        let linked = try following.read(FilePath("Link"))
+        #expect(linked.subfolders.isEmpty && linked.skipped.map(\.reason) == [.linkedFolder])  // back: a loop
     }
 
     @Test func namesThatAreNotUTF8Survive() throws {
@@ -110,5 +118,26 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         #expect(original("screen.png", .png) == "original.png")
         #expect(original("noextension", .avif) == "original.avif")
         #expect(original("odd.name with space", .webp) == "original.webp")
+    }
+}
+
+@Suite struct BindMountsTests {
+    func entry(_ mountpoint: String, root: String, device: String = "254:0") -> MountTable.Entry {
+        MountTable.Entry(mountpoint: Array(mountpoint.utf8), type: Array("ext4".utf8), source: Array("/dev/vda".utf8),
+                         device: Array(device.utf8), root: Array(root.utf8))
+    }
+
+    @Test func aBindOfAFolderInsideSourceIsADuplicateAndOthersAreNot() {
+        let table = [
+            entry("/", root: "/"),
+            entry("/home", root: "/", device: "8:1"),
+            entry("/home/me/Pictures/B", root: "/me/Pictures/A", device: "8:1"),      // a bind of Pictures/A
+            entry("/home/me/Pictures/Disk", root: "/", device: "8:2"),                // another disk: its own folder
+            entry("/home/me/Pictures/Other", root: "/srv/photos"),                    // a bind of a folder outside
+        ]
+        let duplicates = BindMounts.duplicates(in: table, inside: FilePath("/home/me/Pictures"))
+        #expect(duplicates == [FilePath("/home/me/Pictures/B"): FilePath("/home/me/Pictures/A")])
+        #expect(FolderReader.contains(FilePath("/"), FilePath("/srv")))
+        #expect(!FolderReader.contains(FilePath("/a/b"), FilePath("/a/bc")))
     }
 }

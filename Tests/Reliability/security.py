@@ -109,12 +109,24 @@ def linked_folders(checks):
                     problems.append(f"assetfs skipped does not list {link} as a linked folder: {skipped!r}")
         finally:
             mount.close()
+        # A bind mount inside SOURCE of a folder inside it is the same folder reached twice.
+        bound = os.path.join(source, "Bound")
+        os.makedirs(bound)
+        subprocess.run(["mount", "--bind", os.path.join(source, "Real"), bound], check=True)
+        try:
+            mount = Mount(source, mountpoint, f"cache={scratch.path}/bind.sqlite")
+            try:
+                steps.append(("a first scan with Bound bound to Real", ["A", "B", "Real"], wait_for_albums(mountpoint, ["A", "B", "Real"], 0)))
+            finally:
+                mount.close()
+        finally:
+            subprocess.run(["umount", bound], capture_output=True)
         for step, expected, albums in steps:
             if albums != expected:
                 problems.append(f"after {step}: albums {albums}, expected {expected}")
         if not problems:
             checks.figure(f"linked folders: a link to the parent and a link to a sibling add no album after the first scan, "
-                          f"new folders, new photos and a remount ({len(steps)} steps, albums A, B, Real)")
+                          f"new folders, new photos, a remount and a bind mount of Real inside SOURCE ({len(steps)} steps, albums A, B, Real)")
     finally:
         scratch.close()
     return problems
