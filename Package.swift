@@ -53,6 +53,7 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "TestFixtures"]),
+        .testTarget(name: "FUSEAdapterTests", dependencies: ["FUSEAdapter", "AssetFS", "CFUSE"]),
         .testTarget(name: "DesktopThumbnailsTests", dependencies: ["DesktopThumbnails", "Posix"]),
         .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix", "TestFixtures"]),
     ]

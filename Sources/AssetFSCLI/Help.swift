@@ -49,6 +49,12 @@ enum Help {
                                  folders above SOURCE and ACLs included
              fsname=NAME, and the other standard FUSE options (see mount.fuse3(8))
 
+        signals:
+          SIGHUP                 a mount in the background reopens its log file (-o log=FILE, after
+                                 logrotate moved it) and goes on serving; in the foreground (-f, -d)
+                                 it unmounts: the terminal went away
+          SIGINT, SIGTERM        unmount and exit, as 'fusermount3 -u MOUNTPOINT' does
+
         example:
           mkdir -p /mnt/assets && assetfs -o cache_size=2G ~/Pictures /mnt/assets
           fusermount3 -u /mnt/assets        # unmount

@@ -155,7 +155,7 @@ struct MountCommand {
             guard status.isDirectory else { throw UsageError("MOUNTPOINT '\(mountpoint)' is not a folder; create an empty one with 'mkdir -p \(mountpoint)'") }
             try checkNotMounted(mountpoint)
         } catch let error as Errno where error == .notConnected {
-            throw UsageError("MOUNTPOINT '\(mountpoint)' is a dead mount (Transport endpoint is not connected; its daemon died): clear it with 'fusermount3 -u \(mountpoint)'")
+            throw deadMount(mountpoint)
         } catch let error as Errno where error == .notFound {
             throw UsageError("MOUNTPOINT '\(mountpoint)' does not exist; create it with 'mkdir -p \(mountpoint)'")
         } catch let error as UsageError {
@@ -172,7 +172,22 @@ extension MountCommand {
     static func checkNotMounted(_ mountpoint: String) throws(UsageError) {
         guard let real = try? FilePath(mountpoint).resolved(), let mounted = try? MountTable.mountPoints(),
               mounted.contains(real) else { return }
+        if isDeadMount(real) { throw deadMount(mountpoint) }
         throw UsageError("MOUNTPOINT '\(mountpoint)' already has a filesystem mounted on it; unmount it first ('umount \(real)') or choose another folder")
+    }
+
+    /// Whether the FUSE mount on `path` lost its daemon (`kill -9`, a crash). `stat` cannot tell:
+    /// the kernel answers it from attributes cached while the daemon lived. `statfs` always goes
+    /// to the daemon, and fails with ENOTCONN once it is gone.
+    static func isDeadMount(_ path: FilePath) -> Bool {
+        guard let root = try? FileDescriptor.openPath(path) else { return false }
+        defer { root.close() }
+        do { try root.checkFileSystem() } catch { return error == .notConnected }
+        return false
+    }
+
+    static func deadMount(_ mountpoint: String) -> UsageError {
+        UsageError("MOUNTPOINT '\(mountpoint)' is a dead mount (Transport endpoint is not connected; its daemon died): clear it with 'fusermount3 -u \(mountpoint)'")
     }
 }
 

@@ -52,4 +52,10 @@ static inline int clinux_lower_thread_priority(void) {
 static inline int clinux_map_allocations_from(int bytes) {
     return mallopt(M_MMAP_THRESHOLD, bytes);
 }
+
+/* dup3(2) with O_CLOEXEC (glibc declares it only under _GNU_SOURCE): `target` now names the file
+   `source` names, in one step (dup3 keeps the descriptor number; dup2 would drop close-on-exec). */
+static inline int clinux_replace_descriptor(int source, int target) {
+    return (int)syscall(SYS_dup3, source, target, O_CLOEXEC);
+}
 #endif

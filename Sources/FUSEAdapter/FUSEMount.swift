@@ -29,6 +29,7 @@ public final class FUSEMount: @unchecked Sendable {
             fuse_session_destroy(session)
             throw Failure(message: "cannot install signal handlers")
         }
+        Signals.unblockTerminationInCurrentThread()  // the thread that will run the session loop
         let (status, messages) = LibfuseLog.capturing { fuse_session_mount(session, mountpoint) }
         guard status == 0 else {
             fuse_remove_signal_handlers(session)
@@ -60,11 +61,13 @@ public final class FUSEMount: @unchecked Sendable {
     /// Goes to the background unless `foreground` (the parent exits once the mount serves, or
     /// with the failure); calls `prepare` in the process that will serve (requests wait in the
     /// kernel meanwhile), `started` once it serves, and serves requests until unmounted or
-    /// signalled; then calls `stopping`, which must end everything that may still reply or
-    /// notify (renders, the watcher) before the session goes.
+    /// signalled (SIGINT, SIGTERM; SIGHUP too in the foreground, where it means the terminal
+    /// went away, while a daemon reopens its log on it); then calls `stopping`, which must end
+    /// everything that may still reply or notify (renders, the watcher) before the session goes.
     public func run(foreground: Bool, singleThreaded: Bool, prepare: () -> Void, started: @escaping @Sendable () -> Void,
                     stopping: () -> Void) -> Int32 {
         let daemon = foreground ? nil : try? Daemon.detach()  // nil only if fork fails: then it serves in the foreground
+        if daemon != nil { reopenLogOnHangUp() }
         prepare()
         whenServing { started(); daemon?.ready() }
         let status: Int32

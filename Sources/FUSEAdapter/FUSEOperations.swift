@@ -122,14 +122,13 @@ final class FUSEOperations: Sendable {
         ops.readdirplus = { req, ino, size, offset, _ in
             FUSEOperations.list(Request(raw: req!), UInt64(ino), size: size, offset: Int64(offset), withAttributes: true)
         }
+        // SOURCE's filesystem as it is, as sshfs reports the remote's: `df MNT` shows the disk
+        // that holds the photos, its free space and files. Not zero free for a read-only mount:
+        // monitoring takes that for a full disk.
         ops.statfs = { req, _ in
             let request = Request(raw: req!)
             var info = statvfs()
             _ = request.adapter.fileSystem.root.withCString { statvfs($0, &info) }
-            info.f_bfree = 0  // read-only: nothing can be written here
-            info.f_bavail = 0
-            info.f_ffree = 0
-            info.f_favail = 0
             info.f_namemax = 255
             fuse_reply_statfs(req, &info)
         }

@@ -32,11 +32,21 @@ struct Request: @unchecked Sendable {
     static func entry(_ attributes: Attributes) -> fuse_entry_param {
         var entry = fuse_entry_param()
         entry.ino = fuse_ino_t(attributes.inode)
-        entry.generation = 1
+        entry.generation = generation(of: entry.ino)
         entry.attr = stat(attributes)
         entry.attr_timeout = timeout
         entry.entry_timeout = timeout
         return entry
+    }
+
+    /// The generation an NFS handle carries with the inode number. The kernel made the root's
+    /// inode itself, with generation 0, before any request; a lookup that answers it with another
+    /// (".." of a top folder, asked when a handle is reconnected) logs "root generation should be
+    /// zero" (fs/fuse/dir.c, fuse_lookup_name); kernels from 5.14 until that check took the root
+    /// for a reused inode number and marked it bad. Every other inode keeps the 1 that handles
+    /// given out so far carry.
+    static func generation(of inode: fuse_ino_t) -> UInt64 {
+        inode == fuse_ino_t(FUSE_ROOT_ID) ? 0 : 1
     }
 
     func replyAttributes(_ result: Result<Attributes, Errno>) {

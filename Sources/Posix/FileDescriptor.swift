@@ -49,6 +49,12 @@ public struct FileDescriptor: Sendable, Hashable {
         FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, mode_t(permissions)) } })
     }
 
+    /// Makes this descriptor name the file `other` names, keeping its number (`dup3(2)`, close-on-exec).
+    /// The swap is atomic: a write by another thread meanwhile goes wholly to one file or the other.
+    public func replace(with other: FileDescriptor) throws(Errno) {
+        _ = try syscall { clinux_replace_descriptor(other.rawValue, rawValue) }
+    }
+
     /// `open(2)` for reading and writing, close-on-exec (a device such as /dev/fuse).
     public static func openReadWrite(_ path: FilePath) throws(Errno) -> FileDescriptor {
         FileDescriptor(rawValue: try syscall { path.withCString { open($0, O_RDWR | O_CLOEXEC) } })

@@ -4,12 +4,25 @@ import Synchronization
 /// One line per problem: to stderr in the foreground; once the daemon is in the background, to
 /// syslog, or to a file (`-o log=FILE`, or where there is no syslog to take it).
 public enum Log {
-    public enum Destination: Sendable { case standardError, syslog, file(FileDescriptor) }
+    /// A file by its descriptor and its path, to open it again after log rotation.
+    public enum Destination: Sendable { case standardError, syslog, file(FileDescriptor, path: FilePath) }
     private static let state = Mutex<(destination: Destination, debug: Bool)>((.standardError, false))
 
     public static func configure(destination: Destination, debug: Bool) {
         state.withLock { $0 = (destination, debug) }
         if case .syslog = destination { openlog("assetfs", LOG_PID, LOG_DAEMON) }
+    }
+
+    /// Opens the log file again by its path, as the same descriptor: once logrotate has moved it
+    /// away, the next line starts a new file there. Returns the path, or nil where the log is
+    /// not a file (nothing to reopen).
+    @discardableResult
+    public static func reopenFile() throws(Errno) -> FilePath? {
+        guard case .file(let file, let path) = state.withLock({ $0.destination }) else { return nil }
+        let fresh = try FileDescriptor.openForAppending(path, permissions: 0o600)
+        defer { fresh.close() }
+        try file.replace(with: fresh)
+        return path
     }
 
     public static var isDebug: Bool { state.withLock { $0.debug } }
@@ -27,7 +40,7 @@ public enum Log {
             try? FileDescriptor.standardError.writeAll(Array("assetfs: \(message)\n".utf8))
         case .syslog:
             message.withCString { text in withVaList([text]) { vsyslog(priority, "%s", $0) } }
-        case .file(let file):
+        case .file(let file, _):
             // One write per line: with O_APPEND, lines from several threads never interleave.
             try? file.writeAll(Array("\(timestamp()) assetfs[\(getpid())]: \(message)\n".utf8))
         }

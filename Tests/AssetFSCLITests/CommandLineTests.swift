@@ -73,6 +73,7 @@ import Testing
                 #expect(text.contains(option), "\(flag) does not mention \(option)")
             }
             #expect(text.contains("SOURCE") && text.contains("MOUNTPOINT"))
+            for signal in ["SIGHUP", "SIGINT", "SIGTERM"] { #expect(text.contains(signal), "\(flag) does not say what \(signal) does") }
         }
     }
 

@@ -27,6 +27,22 @@ extension Mounted {
             }
         }
 
+        /// SIGINT and SIGTERM unmount cleanly: the mount goes, the daemon exits and says so.
+        @Test func interruptAndTerminateUnmount() throws {
+            for signal in [SIGINT, SIGTERM] {
+                try withScratch(.small) { scratch in
+                    let log = scratch.path + "/assetfs.log"
+                    let mount = try scratch.mount(options: ["log=\(log)"])
+                    let daemon = try #require(mount.daemons.first)
+                    kill(daemon, signal)
+                    #expect(Mount.waitForExit(daemon, timeout: 20), "signal \(signal) left the daemon \(daemon) running")
+                    #expect(!Mount.isMounted(mount.point), "signal \(signal) left the mount")
+                    let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+                    #expect(text.contains("unmounted \(mount.point)"), "signal \(signal), the log:\n\(text)")
+                }
+            }
+        }
+
         /// `mount -t fuse.assetfs` runs mount.fuse3, which runs `assetfs` from its own standard PATH
         /// (it ignores ours). If /usr/local/bin/assetfs exists it is what runs here (an installed
         /// build, maybe not the one under test: noted on stdout); if not, a symlink to the binary

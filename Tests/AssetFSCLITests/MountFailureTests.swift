@@ -39,6 +39,24 @@ extension Mounted {
             }
         }
 
+        /// A daemon killed by `kill -9` leaves a dead mount whose root the kernel still stats from
+        /// its cache (as after any use): named as such, with the fix, not as a mount to unmount.
+        @Test func aDeadMountIsNamedWithItsFix() throws {
+            try withScratch(.small) { scratch in
+                let mount = try scratch.mount()
+                #expect(RawFiles.names(in: mount.bytes) != nil && statErrno(mount.bytes) == 0, "the mount serves")
+                let daemon = try #require(mount.daemons.first)
+                kill(daemon, SIGKILL)
+                #expect(Mount.waitForExit(daemon, timeout: 20), "kill -9 left \(daemon) running")
+                let again = AssetFS.run(["-o", "cache=\(scratch.cache)", scratch.source, mount.point], timeout: 60, mayLeaveDaemon: true)
+                #expect(again.status != 0, "a mount on the dead one exited 0")
+                #expect(again.errorLines.count == 1 && again.err.contains("is a dead mount") && again.err.contains("'fusermount3 -u \(mount.point)'"),
+                        "\(again.err)")
+                #expect(Self.mountCount(mount.point) == 1, "mounts stacked on \(mount.point)")
+                Self.unstack(mount.point, keep: 1)
+            }
+        }
+
         /// The kernel refuses `blksize=` on a non-block FUSE mount: libfuse's reason, no word of /dev/fuse.
         @Test func aRefusedMountGivesLibfusesReason() throws {
             try withScratch(.small) { scratch in

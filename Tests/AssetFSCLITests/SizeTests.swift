@@ -59,6 +59,23 @@ extension Mounted {
             }
         }
 
+        /// `df MNT` and `df -i MNT` show SOURCE's filesystem, as sshfs shows the remote's: not a
+        /// full disk with no free files, which monitoring alerts on.
+        @Test func dfShowsTheSourcesFileSystem() throws {
+            try withScratch(.small) { scratch in
+                let mount = try scratch.mount()
+                var shown = statvfs(), source = statvfs()
+                try #require(statvfs(mount.point, &shown) == 0 && statvfs(scratch.source, &source) == 0)
+                #expect(shown.f_frsize == source.f_frsize && shown.f_blocks == source.f_blocks && shown.f_files == source.f_files,
+                        "size \(shown.f_blocks) blocks of \(shown.f_frsize) and \(shown.f_files) files, SOURCE's \(source.f_blocks) of \(source.f_frsize) and \(source.f_files)")
+                // Free space and files move as the cache (on the same disk) is written: near, not equal.
+                let slack = source.f_blocks / 100, fileSlack = source.f_files / 100
+                #expect(shown.f_bavail > 0 && shown.f_bfree >= shown.f_bavail && shown.f_ffree > 0, "free \(shown.f_bavail) blocks, \(shown.f_ffree) files")
+                #expect(shown.f_bavail.distance(to: source.f_bavail).magnitude <= slack && shown.f_ffree.distance(to: source.f_ffree).magnitude <= fileSlack,
+                        "free \(shown.f_bavail) blocks and \(shown.f_ffree) files, SOURCE's \(source.f_bavail) and \(source.f_ffree)")
+            }
+        }
+
         @Test func thumbnailSizeOptionSetsTheBox() throws {
             let library = Library.naming
             try withScratch(library) { scratch in
