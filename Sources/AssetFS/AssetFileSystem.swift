@@ -49,7 +49,7 @@ public final class AssetFileSystem: Sendable {
         statistics = Statistics()
         sourceFiles = SourceFiles(root: root, followSymlinks: options.followSymlinks)
         access = SourceAccess(root: root)
-        reader = FolderReader(root: root, followSymlinks: options.followSymlinks)
+        reader = FolderReader(root: root, followSymlinks: options.followSymlinks, showsHousekeeping: options.showsHousekeeping)
         let checkFolder = self.checkFolder
         pipeline = RenditionPipeline(renderer: renderer, sourceFiles: sourceFiles, cache: cache, statistics: statistics,
                                      renderThreads: renderThreads, onSourceChanged: { checkFolder($0.parent) })

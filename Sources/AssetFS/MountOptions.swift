@@ -6,6 +6,8 @@ public struct MountOptions: Sendable, Equatable {
     public var fullscreenSize = 1920
     public var quality = 85
     public var followSymlinks = false
+    /// Show NAS and OS housekeeping folders (`@eaDir`, `#recycle`, ...) as albums too.
+    public var showsHousekeeping = false
     public var brokenPhotos = BrokenPhotos.placeholder
 
     /// What a rendition of a photo that cannot be rendered shows.

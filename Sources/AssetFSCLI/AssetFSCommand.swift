@@ -15,13 +15,14 @@ public enum AssetFSCommand {
             case "--help", "-h":
                 print(Help.text)
                 return 0
+            case let command? where Help.subcommands.contains(command) && arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }):
+                print(Help.usage(of: command))
+                return 0
             case "render":
-                if arguments.contains("--help") { print(RenderCommand.usage); return 0 }
                 return try RenderCommand(arguments: Array(arguments.dropFirst())).run()
             case "warm":
                 return try WarmCommand(arguments: Array(arguments.dropFirst())).run()
             case "thumbnails":
-                if arguments.contains("--help") { print(ThumbnailsCommand.usage); return 0 }
                 return try ThumbnailsCommand(arguments: Array(arguments.dropFirst())).run()
             case "stats":
                 return try StatsCommand.run(Array(arguments.dropFirst()))

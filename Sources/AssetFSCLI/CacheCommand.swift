@@ -22,6 +22,11 @@ struct CacheCommand {
     func run() throws(UsageError) -> Int32 {
         let realSource = (try? source.resolved()) ?? source
         let path = configuration.cachePath(for: realSource)
+        // Opening would create an empty cache and report on it: say there is none instead.
+        guard (try? FileStatus(path: path)) != nil else {
+            let sudo = getenv("SUDO_USER") != nil ? " (under sudo the default cache is root's: run it as the user who mounts, or name the file with -o cache=FILE)" : ""
+            throw UsageError("no cache for SOURCE '\(source)' at \(path): it has not been mounted or warmed with these options\(sudo)")
+        }
         do {
             let store = try configuration.openStore(for: realSource)
             switch action {

@@ -20,7 +20,7 @@ struct Configuration {
 
     /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
     /// the mount is always read-only, nodev, nosuid.
-    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "broken", "log", "recheck",
+    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "show_housekeeping", "broken", "log", "recheck",
                                     "decode_memory", "rw", "dev", "suid"]
 
     init(options: [(key: String, value: String)]) throws(UsageError) {
@@ -40,6 +40,7 @@ struct Configuration {
             case "fullscreen_size": mount.fullscreenSize = try Self.number(value, key, 16...16384)
             case "quality": mount.quality = try Self.number(value, key, 1...100)
             case "follow_symlinks": mount.followSymlinks = true
+            case "show_housekeeping": mount.showsHousekeeping = true
             case "recheck": recheckSeconds = try Self.number(value, key, 1...86400)
             case "broken":
                 guard let choice = MountOptions.BrokenPhotos(rawValue: value) else {

@@ -1,5 +1,20 @@
-/// `assetfs --help`.
+/// `assetfs --help`, and `assetfs COMMAND --help`.
 enum Help {
+    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped"]
+
+    /// What `assetfs COMMAND --help` prints: the command's own usage text, else its line of
+    /// the synopsis above.
+    static func usage(of command: String) -> String {
+        switch command {
+        case "render": return RenderCommand.usage
+        case "thumbnails": return ThumbnailsCommand.usage
+        case "skipped": return SkippedCommand.usage
+        default:
+            let line = text.split(separator: "\n").first { $0.contains("assetfs \(command) ") } ?? ""
+            return "usage: \(line.drop { $0 == " " })\nsee 'assetfs --help' for the options"
+        }
+    }
+
     static let text = """
         usage: assetfs [OPTIONS] SOURCE MOUNTPOINT
                assetfs render [--size N] [--quality Q] INPUT OUTPUT
@@ -7,7 +22,7 @@ enum Help {
                assetfs stats MOUNTPOINT
                assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
-               assetfs skipped [-o OPTIONS] SOURCE
+               assetfs skipped [-0] [-o OPTIONS] SOURCE
 
         Mounts the photo folder SOURCE read-only on MOUNTPOINT as
           MOUNTPOINT/groups/<album>/thumbnail.jpg           album poster
@@ -37,6 +52,8 @@ enum Help {
              fullscreen_size=N   longest side of fullscreen.jpg (default 1920)
              quality=Q           JPEG quality of renditions, 1-100 (default 85)
              follow_symlinks     follow symbolic links that lead outside SOURCE (default: only inside)
+             show_housekeeping   show NAS and OS housekeeping folders (@eaDir, #recycle,
+                                 $RECYCLE.BIN, lost+found, ...) as albums; skipped by default
              broken=placeholder  a photo that cannot be rendered shows a neutral placeholder picture, its
                                  reason in the asset folder's user.assetfs.error (default); broken=error: EIO
              log=FILE            where the mount logs once in the background (default: syslog, or

@@ -18,6 +18,8 @@ struct SubcommandArguments {
                     }
                     options.append((key, option.contains("=") ? String(option.drop { $0 != "=" }.dropFirst()) : ""))
                 }
+            } else if argument == "-0", allowedFlags.contains("--null") {
+                flags.insert("--null")
             } else if argument.hasPrefix("--") {
                 guard allowedFlags.contains(argument) else { throw UsageError("\(command): unknown option '\(argument)'; see 'assetfs --help'") }
                 flags.insert(argument)

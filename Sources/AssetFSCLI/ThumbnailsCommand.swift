@@ -1,3 +1,5 @@
+import AssetFS
+import Catalog
 import DesktopThumbnails
 import Dispatch
 import Glibc
@@ -150,12 +152,11 @@ struct ThumbnailsCommand {
     }
 
     private static let slash = UInt8(ascii: "/")
-    private static let thumbnailName = Array("thumbnail.jpg".utf8)
-    private static let jpg = Array(".jpg".utf8)
+    private static let thumbnailName = FileKind.thumbnail.fileName
 
     /// Lists the mount (`readdir` only, which renders nothing) into jobs.
     static func jobs(mount: FilePath, source: FilePath?) throws(Errno) -> [Job] {
-        let groups = mount.appending(Array("groups".utf8))
+        let groups = mount.appending(CatalogStore.groupsName)
         var jobs: [Job] = []
         for album in try Directory.entries(of: groups).map(\.name).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             let folder = groups.appending(album)
@@ -165,28 +166,29 @@ struct ThumbnailsCommand {
                 jobs.append(Job(picture: poster, assetFolder: nil, files: [File(path: poster, kind: .poster)]))
             }
             // Each view holds `<asset>.jpg` for every asset; an album missing there (changed meanwhile) just has none.
-            func viewNames(_ view: String) -> Set<[UInt8]> {
-                Set(((try? Directory.entries(of: mount.appending(Array(view.utf8)).appending(album))) ?? []).map(\.name))
+            func viewNames(_ view: [UInt8]) -> Set<[UInt8]> {
+                Set(((try? Directory.entries(of: mount.appending(view).appending(album))) ?? []).map(\.name))
             }
-            let thumbnailsView = viewNames("thumbnails"), fullscreenView = viewNames("fullscreen")
+            let thumbnailsView = viewNames(FileKind.thumbnail.viewName), fullscreenView = viewNames(FileKind.fullscreen.viewName)
             for asset in names where asset != thumbnailName {
                 let assetFolder = folder.appending(asset)
                 guard let contents = try? Directory.entries(of: assetFolder).map(\.name) else { continue }  // gone, or not a folder
                 var files: [File] = []
                 for name in contents.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
                     if name == thumbnailName { files.append(File(path: assetFolder.appending(name), kind: .thumbnail)) }
-                    else if name == Array("fullscreen.jpg".utf8) { files.append(File(path: assetFolder.appending(name), kind: .fullscreen)) }
+                    else if name == FileKind.fullscreen.fileName { files.append(File(path: assetFolder.appending(name), kind: .fullscreen)) }
                     else if name.starts(with: Array("original.".utf8)) { files.append(File(path: assetFolder.appending(name), kind: .original)) }
                 }
                 guard files.contains(where: { $0.kind == .thumbnail }) else { continue }
-                let viewName = asset + jpg
+                // Named as the mount names them: a long asset name gives a fitted view name.
+                let viewName = Naming.viewFileName(asset)
                 if thumbnailsView.contains(viewName) {
-                    files.append(File(path: mount.appending(Array("thumbnails".utf8)).appending(album).appending(viewName), kind: .thumbnail))
+                    files.append(File(path: mount.appending(FileKind.thumbnail.viewName).appending(album).appending(viewName), kind: .thumbnail))
                 }
                 if fullscreenView.contains(viewName) {
-                    files.append(File(path: mount.appending(Array("fullscreen".utf8)).appending(album).appending(viewName), kind: .fullscreen))
+                    files.append(File(path: mount.appending(FileKind.fullscreen.viewName).appending(album).appending(viewName), kind: .fullscreen))
                 }
-                if let source, let relative = try? ExtendedAttributes.value(of: "user.assetfs.source", at: assetFolder), !relative.isEmpty {
+                if let source, let relative = try? ExtendedAttributes.value(of: String(decoding: AssetFileSystem.sourceAttribute, as: UTF8.self), at: assetFolder), !relative.isEmpty {
                     files.append(File(path: source.appending(FilePath(bytes: relative)), kind: .source))
                 }
                 jobs.append(Job(picture: assetFolder.appending(thumbnailName), assetFolder: assetFolder, files: files))

@@ -1,6 +1,6 @@
 /// How source names become names in the mount. Everything works on bytes: a name that is not
 /// valid UTF-8 stays exactly what it was.
-enum Naming {
+public enum Naming {
     static let fullwidthSolidus: [UInt8] = [0xEF, 0xBC, 0x8F]     // U+FF0F, stands for "/"
     static let reversedQuote: [UInt8] = [0xE2, 0x80, 0x9B]        // U+201B, escapes a literal one (as rclone does)
     static let poster = Array("thumbnail.jpg".utf8)

@@ -29,5 +29,5 @@ extension Naming {
 
     /// A size view's file for asset `name`: `<asset>.jpg`, fitted like any name (the end, `.jpg`,
     /// is what stays), so an asset name of 252 to 255 bytes still gives a name that fits.
-    static func viewFileName(_ assetName: [UInt8]) -> [UInt8] { fitted(assetName + jpegExtension) }
+    public static func viewFileName(_ assetName: [UInt8]) -> [UInt8] { fitted(assetName + jpegExtension) }
 }

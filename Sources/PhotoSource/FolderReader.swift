@@ -27,6 +27,8 @@ public enum SkipReason: String, Error, Sendable, CaseIterable {
     /// A link to a folder shown anyway: one inside SOURCE (shown once, under its own path) or one
     /// the link sits in (a loop); or a bind mount of a folder inside SOURCE.
     case linkedFolder = "linked-folder"
+    /// A folder NAS and operating systems keep for themselves (`@eaDir`, `#recycle`, `$RECYCLE.BIN`, ...).
+    case housekeeping
 }
 
 /// Reads one folder of SOURCE, and only that folder: the unit of every scan, so a change costs
@@ -39,13 +41,26 @@ public enum SkipReason: String, Error, Sendable, CaseIterable {
 public struct FolderReader: Sendable {
     public let root: FilePath
     public let followSymlinks: Bool
+    /// Whether housekeeping folders are read like any other (`-o show_housekeeping`).
+    public let showsHousekeeping: Bool
     private let bindMounts: BindMounts
 
-    public init(root: FilePath, followSymlinks: Bool) {
+    public init(root: FilePath, followSymlinks: Bool, showsHousekeeping: Bool = false) {
         self.root = root
         self.followSymlinks = followSymlinks
+        self.showsHousekeeping = showsHousekeeping
         bindMounts = BindMounts(root: root)
     }
+
+    /// Folders that NAS systems and operating systems keep beside photos, full of thumbnails and
+    /// deleted files: Synology's, QNAP's, Windows', macOS's and fsck's. (Dot-folders are hidden anyway.)
+    public static let housekeepingFolders: Set<[UInt8]> = Set([
+        "@eaDir", "#recycle", "#snapshot",                                   // Synology
+        "@Recycle", "@Recently-Snapshot", ".@__thumb",                       // QNAP
+        "$RECYCLE.BIN", "System Volume Information",                         // Windows
+        ".Trashes", ".Spotlight-V100", ".fseventsd", ".DocumentRevisions-V100",  // macOS
+        "lost+found",
+    ].map { Array($0.utf8) })
 
     /// Reads folder `relative` (empty: the root). `known` maps file names to the identities and
     /// formats of photos sniffed before: a file whose identity is unchanged is not opened again.
@@ -63,7 +78,11 @@ public struct FolderReader: Sendable {
             }
             let hidden = entry.name.first == UInt8(ascii: ".")
             if childStatus.isDirectory {
-                if !hidden { listing.subfolders.append((entry.name, childStatus)) }
+                if !showsHousekeeping && Self.housekeepingFolders.contains(entry.name) {
+                    listing.skipped.append((entry.name, .housekeeping))
+                } else if !hidden {
+                    listing.subfolders.append((entry.name, childStatus))
+                }
                 continue
             }
             if hidden { listing.skipped.append((entry.name, .hidden)); continue }

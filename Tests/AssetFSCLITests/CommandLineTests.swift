@@ -85,3 +85,41 @@ import Testing
         }
     }
 }
+
+extension Mounted {
+    /// What the subcommands beside a mount print.
+    @Suite struct SubcommandTests {
+        @Test func everySubcommandAnswersHelp() {
+            for command in ["render", "warm", "stats", "thumbnails", "cache", "skipped"] {
+                let result = AssetFS.run([command, "--help"], timeout: 60)
+                #expect(result.status == 0 && result.out.contains("usage: assetfs \(command)"), "\(command) --help: \(result.status) \(result.out) \(result.err)")
+            }
+        }
+
+        /// A name holding a newline and a tab must not print as a line of its own.
+        @Test func skippedQuotesNamesAsLsBDoesOrEndsThemWithNul() throws {
+            try withScratch(.small, changesSource: true) { scratch in
+                let name = "notes\nvideo\tfake.txt"
+                try RawFiles.write(Array("hello".utf8), to: Array((scratch.source + "/" + name).utf8))
+                try scratch.mount().unmount()
+                let quoted = AssetFS.run(["skipped", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 60)
+                let line = try #require(quoted.out.split(separator: "\n").first { $0.contains("notes") })
+                #expect(line == "not-a-photo\t\(scratch.source.replacingOccurrences(of: " ", with: "\\ "))/notes\\nvideo\\tfake.txt")
+                #expect(!quoted.out.split(separator: "\n").contains { $0.hasPrefix("video") })
+                let raw = AssetFS.run(["skipped", "-0", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 60)
+                #expect(raw.out.split(separator: "\0").contains { $0 == "not-a-photo\t\(scratch.source)/\(name)" }, "skipped -0: \(raw.out)")
+            }
+        }
+
+        /// `cache stats` of a SOURCE never mounted says there is no cache and creates none.
+        @Test func cacheCommandsOfANeverMountedSourceCreateNothing() throws {
+            try withScratch(.small) { scratch in
+                for action in ["stats", "check"] {
+                    let result = AssetFS.run(["cache", action, "-o", "cache=\(scratch.cache)", scratch.source], timeout: 60)
+                    #expect(result.status != 0 && result.err.contains("no cache"), "cache \(action): \(result.status) \(result.out) \(result.err)")
+                    #expect(access(scratch.cache, F_OK) != 0, "cache \(action) created \(scratch.cache)")
+                }
+            }
+        }
+    }
+}

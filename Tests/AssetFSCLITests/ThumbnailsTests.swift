@@ -113,6 +113,30 @@ extension Mounted {
             }
         }
 
+        /// An asset name of 255 bytes (a JPEG named without an extension) has fitted view names,
+        /// which the seeding must name as the mount does to give them thumbnails.
+        @Test func viewFilesOfLongAssetNamesGetThumbnails() throws {
+            let long = String(repeating: "y", count: 255)
+            let library = Library(sourceName: "Photos", albums: [
+                Library.Album(name: Self.b("Long"), assets: [Library.Asset(name: Self.b(long), source: Self.b("Long/" + long), sample: "cameras/Nikon_D5000.jpg")]),
+            ])
+            try withScratch(library) { scratch in
+                let mount = try scratch.mount()
+                let cache = scratch.path + "/xdg-cache"
+                let views = try ["thumbnails", "fullscreen"].map { view in
+                    try #require(try FileManager.default.contentsOfDirectory(atPath: mount.point + "/\(view)/Long").first).utf8
+                }.map { Array($0) }
+                #expect(views.allSatisfy { $0.count == 255 && $0 != Self.b(long + ".jpg") }, "view names are fitted")
+                let seed = AssetFS.run(["thumbnails", mount.point], environment: Self.environment(cache: cache))
+                // The poster, the asset folder's three files and its two view files.
+                #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote 6, already valid 0, no picture 0, failed 0"), "\(seed.out) \(seed.err)")
+                let viewFiles = zip(["thumbnails", "fullscreen"], views).map { mount.bytes / $0.0 / "Long" / $0.1 }
+                for (file, info) in zip(viewFiles, Self.gioInfo(viewFiles, cache: cache)) {
+                    #expect(info.valid == "TRUE", "\(String(decoding: file, as: UTF8.self)): \(info)")
+                }
+            }
+        }
+
         /// `normal` alone: GLib falls back to it (it looks in large/ first), at most 128 px.
         @Test func normalThumbnailsAreValidToo() throws {
             try withScratch(Self.library) { scratch in

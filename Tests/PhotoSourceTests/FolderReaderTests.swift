@@ -88,6 +88,29 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         #expect(linked.subfolders.isEmpty && linked.skipped.map(\.reason) == [.linkedFolder])  // back: a loop
     }
 
+    /// A Synology share: `@eaDir/<photo>/SYNOPHOTO_THUMB_*.jpg` beside every photo, `#recycle`;
+    /// a Mac's `.DS_Store` and AppleDouble `._*` files.
+    @Test func housekeepingFoldersAreSkippedUnlessAskedAndMacFilesAreHidden() throws {
+        let tree = ScratchTree()
+        tree.file("Album/a.jpg")
+        tree.file("Album/@eaDir/a.jpg/SYNOPHOTO_THUMB_M.jpg")
+        tree.file("Album/.DS_Store", Array("Bud1".utf8))
+        tree.file("Album/._a.jpg", [0, 5, 0x16, 0x07])
+        for folder in ["#recycle", "#snapshot", "@Recycle", "@Recently-Snapshot", ".@__thumb", "$RECYCLE.BIN",
+                       "System Volume Information", ".Trashes", ".Spotlight-V100", ".fseventsd", ".DocumentRevisions-V100", "lost+found"] {
+            tree.file("\(folder)/x.jpg")
+        }
+        let reader = FolderReader(root: tree.root, followSymlinks: false)
+        let top = try reader.read(FilePath(bytes: []))
+        #expect(top.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["Album"])
+        #expect(top.skipped.count == 12 && top.skipped.allSatisfy { $0.reason == .housekeeping })
+        let album = try reader.read(FilePath("Album"))
+        #expect(names(album.photos) == ["a.jpg"] && album.subfolders.isEmpty)
+        #expect(album.skipped.map { "\(String(decoding: $0.name, as: UTF8.self)) \($0.reason)" } == [".DS_Store hidden", "._a.jpg hidden", "@eaDir housekeeping"])
+        let shown = try FolderReader(root: tree.root, followSymlinks: false, showsHousekeeping: true).read(FilePath("Album"))
+        #expect(shown.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["@eaDir"])
+    }
+
     @Test func namesThatAreNotUTF8Survive() throws {
         let tree = ScratchTree()
         let odd: [UInt8] = [0x66, 0xE9, 0x20, 0x0A, 0x2D]
