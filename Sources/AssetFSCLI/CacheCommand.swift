@@ -48,7 +48,7 @@ struct CacheCommand {
             }
             let stats = try store.statistics()
             print("cache       \(path)")
-            print("size        \(stats.bytes) bytes (\(stats.bytes >> 20) MiB of \(store.capacity >> 20) MiB)")
+            print("size        \(stats.bytes) bytes (\(Self.readable(stats.bytes)) of \(Self.readable(store.capacity)))")
             print("renditions  \(stats.entries) stored, \(stats.outcomes) sizes or failures known")
             if let oldest = stats.oldestUse {
                 print("oldest use  \(Int(time(nil)) - Int(oldest)) s ago")
@@ -57,5 +57,16 @@ struct CacheCommand {
             throw UsageError("\(path): \(error)")
         }
         return 0
+    }
+
+    /// A byte count in the largest binary unit it fills, one decimal below 10 (`3.2 MiB`, `100 KiB`),
+    /// so a small cache or cap does not read as 0 MiB.
+    static func readable(_ bytes: Int64) -> String {
+        var value = Double(bytes), unit = 0
+        let units = ["bytes", "KiB", "MiB", "GiB", "TiB"]
+        while value >= 1024, unit < units.count - 1 { value /= 1024; unit += 1 }
+        let digits = unit > 0 && value < 10 ? (value * 10).rounded() / 10 : value.rounded()
+        let text = digits == digits.rounded() ? String(Int(digits)) : String(digits)
+        return "\(text) \(units[unit])"
     }
 }

@@ -84,7 +84,7 @@ struct MountCommand {
 
     private static func logSummary(_ fileSystem: AssetFileSystem, _ how: String) {
         let counts = fileSystem.catalog.counts
-        Log.info("\(how): \(counts.albums) albums, \(counts.photos) photos, \(counts.skipped) files skipped\(fileSystem.isSourceOnline ? "" : " (SOURCE is offline: serving the stored tree)")")
+        Log.info("\(how): \(counted(counts.albums, "album")), \(counted(counts.photos, "photo")), \(counted(counts.skipped, "file")) skipped\(fileSystem.isSourceOnline ? "" : " (SOURCE is offline: serving the stored tree)")")
     }
 
     /// `realpath`, or for a SOURCE that is away, the absolute path as given.
@@ -215,3 +215,6 @@ final class ScanProgress: @unchecked Sendable {
         if enabled && lastPrint > 0 { try? FileDescriptor.standardError.writeAll(Array("\n".utf8)) }
     }
 }
+
+/// "1 album", "3 albums".
+func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -63,7 +63,7 @@ struct WarmCommand {
         fileSystem.shutdown()  // the writer stores what is still queued
         progress.finish()
         let (rendered, cached, failed) = tally.withLock { $0 }
-        print("rendered \(rendered), already cached \(cached), failed \(failed.count) (\(requests.count) renditions of \(photos.count) photos)")
+        print("rendered \(rendered), already cached \(cached), failed \(failed.count) (\(counted(requests.count, "rendition")) of \(counted(photos.count, "photo")))")
         for reason in failed.sorted() { print("  failed: \(reason)") }
         return failed.isEmpty ? 0 : 1
     }

@@ -14,6 +14,7 @@ import catalog  # noqa: E402
 import faults  # noqa: E402
 import load  # noqa: E402
 import network  # noqa: E402
+import readme  # noqa: E402
 import security  # noqa: E402
 import trust  # noqa: E402
 from harness import BINARY, Checks  # noqa: E402
@@ -45,6 +46,7 @@ CHECKS = {
     "broken-photo-lists": trust.broken_photo_lists,
     "source-boundary-swaps": trust.source_boundary_swaps,
     "db-never-stalls": trust.db_never_stalls,
+    "readme-examples": readme.check,
     "samba": network.samba,
     "nfs": network.nfs,
 }
