@@ -29,7 +29,7 @@ extension AssetFileSystem {
             var batch: [(photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)] = []
             for row in page {
                 guard shouldContinue() else { break }
-                if let read = readProperties(row.photo) { batch.append((row, Self.stored(read))) }
+                if let read = readProperties(row) { batch.append((row, Self.stored(read))) }
             }
             do {
                 invalidate(try catalog.record(batch))
@@ -46,7 +46,7 @@ extension AssetFileSystem {
     /// now shows what is known, its mtime, and is read again later).
     func properties(of row: CatalogStore.PhotoRow) -> CatalogStore.Properties {
         if let stored = catalog.properties(ofPhoto: row.id) { return stored }
-        guard let read = readProperties(row.photo) else {
+        guard let read = readProperties(row) else {
             return Self.stored(.unreadable(modificationNanoseconds: row.photo.identity.modificationNanoseconds, mediaType: row.photo.format.mimeType))
         }
         do {
@@ -57,9 +57,23 @@ extension AssetFileSystem {
         return catalog.properties(ofPhoto: row.id) ?? Self.stored(read)
     }
 
-    /// Reads a photo's properties; nil when it cannot be opened now (changed since the scan: its
-    /// folder is read again; or away). One it may not read gets what the catalog knows.
-    func readProperties(_ photo: Photo) -> PhotoProperties? {
+    /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place; nil
+    /// when it cannot be opened now (changed since the scan: its folder is read again; or away).
+    /// One it may not read gets what the catalog knows.
+    func readProperties(_ row: CatalogStore.PhotoRow) -> PhotoProperties? {
+        guard var properties = readEmbeddedProperties(row.photo) else { return nil }
+        guard properties.lacksWhatSidecarsKeep else { return properties }
+        let sidecars = catalog.sidecarNames(inFolder: row.folder)
+        for name in SidecarNames.candidates(for: row.photo.fileName) where sidecars.contains(name) {
+            guard let bytes = sourceFiles.sidecar(name, of: row.photo, limit: SidecarMetadata.maxBytes),
+                  let sidecar = SidecarMetadata(bytes) else { continue }
+            properties.complete(with: sidecar)
+            break
+        }
+        return properties
+    }
+
+    private func readEmbeddedProperties(_ photo: Photo) -> PhotoProperties? {
         let file: FileDescriptor
         do { file = try sourceFiles.open(photo) } catch {
             switch error {

@@ -382,7 +382,7 @@ public final class AssetFileSystem: Sendable {
             ("folders_read", statistics.foldersRead.load(ordering: .relaxed)),
             ("source_online", isSourceOnline ? 1 : 0),
             ("catalog_complete", catalog.isComplete ? 1 : 0),
-            ("dates_exif", dates.exif), ("dates_xmp", dates.xmp), ("dates_mtime", dates.modificationTime),
+            ("dates_exif", dates.exif), ("dates_xmp", dates.xmp), ("dates_sidecar", dates.sidecar), ("dates_mtime", dates.modificationTime),
         ] + SkipReason.allCases.map { ("skipped_" + $0.rawValue.replacingOccurrences(of: "-", with: "_"), skipped[$0] ?? 0) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
     }

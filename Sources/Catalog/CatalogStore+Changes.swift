@@ -113,7 +113,7 @@ extension CatalogStore {
         } else {
             try db.query("UPDATE folders SET skipped = ? WHERE id = ?", [.integer(Int64(listing.skipped.count)), .integer(folder.id)])
         }
-        try recordSkipped(listing.skipped, folder: folder.id, db)
+        try recordSkipped(listing, folder: folder.id, db)
         let wasAlbum = folder.photoCount > 0 && folder.albumName != nil
         let photosChanged = try applyPhotos(listing.photos, folder: folder, firstSeen: firstSeen, db, into: &update.invalidations)
         let count = listing.photos.count
@@ -137,11 +137,19 @@ extension CatalogStore {
         return update
     }
 
-    /// What the folder holds that is not shown, and why (`assetfs skipped` lists it).
-    private func recordSkipped(_ skipped: [(name: [UInt8], reason: SkipReason)], folder: Int64, _ db: Database) throws(DatabaseError) {
+    /// What the folder holds that is not shown, and why (`assetfs skipped` lists it). A sidecar
+    /// added, changed or removed has the folder's photos dated again.
+    private func recordSkipped(_ listing: FolderListing, folder: Int64, _ db: Database) throws(DatabaseError) {
+        var stored: [[UInt8]: Int64] = [:]
+        try db.query("SELECT file_name, stamp FROM skipped WHERE folder = ? AND reason = ?",
+                     [.integer(folder), .text(SkipReason.sidecar.rawValue)]) { stored[$0.blob(0)] = $0.integer(1) }
+        if stored != listing.sidecars {
+            try db.query("INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE folder = ?", [.integer(folder)])
+        }
         try db.query("DELETE FROM skipped WHERE folder = ?", [.integer(folder)])
-        for (name, reason) in skipped {
-            try db.query("INSERT OR REPLACE INTO skipped(folder, file_name, reason) VALUES (?, ?, ?)", [.integer(folder), .blob(name), .text(reason.rawValue)])
+        for (name, reason) in listing.skipped {
+            try db.query("INSERT OR REPLACE INTO skipped(folder, file_name, reason, stamp) VALUES (?, ?, ?, ?)",
+                         [.integer(folder), .blob(name), .text(reason.rawValue), .integer(listing.sidecars[name] ?? 0)])
         }
     }
 

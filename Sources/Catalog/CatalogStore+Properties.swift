@@ -104,13 +104,13 @@ extension CatalogStore {
         }
     }
 
-    /// How many photos have a date from EXIF, from XMP and from their mtime (`TakenDate.Source`'s
-    /// values: 1 and 2 EXIF, 3 mtime, 4 XMP).
-    public func dateCounts() -> (exif: Int, xmp: Int, modificationTime: Int) {
-        read((0, 0, 0)) { db throws(DatabaseError) in
-            var result = (exif: 0, xmp: 0, modificationTime: 0)
-            try db.query("SELECT total(date_source < 3), total(date_source = 4), total(date_source = 3) FROM properties") {
-                result = (Int($0.integer(0)), Int($0.integer(1)), Int($0.integer(2)))
+    /// How many photos have a date from EXIF, from XMP, from a sidecar and from their mtime
+    /// (`TakenDate.Source`'s values: 1 and 2 EXIF, 3 mtime, 4 XMP, 5 sidecar).
+    public func dateCounts() -> (exif: Int, xmp: Int, sidecar: Int, modificationTime: Int) {
+        read((0, 0, 0, 0)) { db throws(DatabaseError) in
+            var result = (exif: 0, xmp: 0, sidecar: 0, modificationTime: 0)
+            try db.query("SELECT total(date_source < 3), total(date_source = 4), total(date_source = 5), total(date_source = 3) FROM properties") {
+                result = (Int($0.integer(0)), Int($0.integer(1)), Int($0.integer(2)), Int($0.integer(3)))
             }
             return result
         }

@@ -19,7 +19,7 @@ public final class CatalogStore: Sendable {
     /// rows several times per entry. Valid while SQLite's `data_version` on the reader connection
     /// stays the same, i.e. until anyone (this process's writer, another process) commits.
     private let recent = Locked(RecentRows())
-    private static let schemaVersion = 5
+    private static let schemaVersion = 6
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
@@ -66,10 +66,15 @@ public final class CatalogStore: Sendable {
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }
-        if version == 4 {
-            // Version 5 queues new photos for dating in its inserts, not by a trigger: the one
-            // step that needs no rescan.
-            try db.execute("DROP TRIGGER IF EXISTS photo_added; PRAGMA user_version = 5;")
+        if version == 4 || version == 5 {
+            // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
+            // keeps when each sidecar last changed. Steps that need no rescan: the next check of
+            // a folder stores its sidecars' times (and dates its photos from them).
+            try db.execute("DROP TRIGGER IF EXISTS photo_added")
+            var hasStamp = false
+            try db.query("SELECT 1 FROM pragma_table_info('skipped') WHERE name = 'stamp'") { _ in hasStamp = true }
+            if !hasStamp { try db.execute("ALTER TABLE skipped ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0") }
+            try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
             return db
         }
         // The catalog is derived from SOURCE: an older layout is dropped and scanned again.
@@ -96,9 +101,9 @@ public final class CatalogStore: Sendable {
                 version INTEGER NOT NULL DEFAULT 0,
                 format TEXT NOT NULL DEFAULT 'jpeg',
                 UNIQUE(folder, file_name), UNIQUE(folder, asset_name));
-            -- Files not shown, and why.
+            -- Files not shown, and why; a sidecar's change time (else 0).
             CREATE TABLE skipped(folder INTEGER NOT NULL, file_name BLOB NOT NULL, reason TEXT NOT NULL,
-                PRIMARY KEY(folder, file_name)) WITHOUT ROWID;
+                stamp INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(folder, file_name)) WITHOUT ROWID;
             -- Earlier versions of changed photos: a reader that opened one reads it on, or fails.
             CREATE TABLE retired(
                 photo INTEGER NOT NULL, version INTEGER NOT NULL, relpath BLOB NOT NULL,
@@ -383,6 +388,18 @@ extension CatalogStore {
             var result: [SkipReason: Int] = [:]
             try db.query("SELECT reason, count(*) FROM skipped GROUP BY reason") { row in
                 if let reason = SkipReason(rawValue: row.text(0)) { result[reason] = Int(row.integer(1)) }
+            }
+            return result
+        }
+    }
+
+    /// The names of the sidecars (`SidecarNames`) in folder `id`: only these are opened when
+    /// its photos' properties are read.
+    public func sidecarNames(inFolder id: Int64) -> Set<[UInt8]> {
+        read([]) { db throws(DatabaseError) in
+            var result = Set<[UInt8]>()
+            try db.query("SELECT file_name FROM skipped WHERE folder = ? AND reason = ?", [.integer(id), .text(SkipReason.sidecar.rawValue)]) {
+                result.insert($0.blob(0))
             }
             return result
         }

@@ -35,8 +35,8 @@ public struct PhotoProperties: Sendable, Equatable {
 
     /// Raised when a change of the readers gives some file other properties than before: a
     /// catalog whose properties were read by another version reads them all again (version 1 read
-    /// EXIF and sizes of JPEGs only, version 2 no XMP).
-    public static let readerVersion = 3
+    /// EXIF and sizes of JPEGs only, version 2 no XMP, version 3 no sidecars).
+    public static let readerVersion = 4
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
     /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by
@@ -66,6 +66,18 @@ public struct PhotoProperties: Sendable, Equatable {
     }
 }
 
+extension PhotoProperties {
+    /// What a sidecar adds: its date where the photo has none of its own (only the file's mtime),
+    /// its place where the photo has none.
+    public mutating func complete(with sidecar: SidecarMetadata) {
+        if date.source == .modificationTime, let taken = sidecar.date { date = taken }
+        if location == nil { location = sidecar.location }
+    }
+
+    /// Whether a sidecar could add anything.
+    public var lacksWhatSidecarsKeep: Bool { date.source == .modificationTime || location == nil }
+}
+
 /// A latitude and longitude in decimal degrees.
 public struct Coordinates: Sendable, Equatable {
     public var latitude: Double
@@ -89,7 +101,7 @@ public struct Coordinates: Sendable, Equatable {
 /// When a photo was taken, as its camera's clock said (local time), with the UTC offset when known.
 public struct TakenDate: Sendable, Equatable {
     public enum Source: Int, Sendable, CaseIterable {
-        case exifOriginal = 1, exifDigitized = 2, modificationTime = 3, xmp = 4
+        case exifOriginal = 1, exifDigitized = 2, modificationTime = 3, xmp = 4, sidecar = 5
 
         /// What `user.assetfs.date_source` says.
         public var name: String {
@@ -98,6 +110,7 @@ public struct TakenDate: Sendable, Equatable {
             case .exifDigitized: return "exif-digitized"
             case .modificationTime: return "mtime"
             case .xmp: return "xmp"
+            case .sidecar: return "sidecar"
             }
         }
     }

@@ -21,6 +21,8 @@ struct XMPPacket {
     ]
     static let make = Property(namespace: "http://ns.adobe.com/tiff/1.0/", name: "Make", usualPrefix: "tiff")
     static let model = Property(namespace: "http://ns.adobe.com/tiff/1.0/", name: "Model", usualPrefix: "tiff")
+    static let latitude = Property(namespace: "http://ns.adobe.com/exif/1.0/", name: "GPSLatitude", usualPrefix: "exif")
+    static let longitude = Property(namespace: "http://ns.adobe.com/exif/1.0/", name: "GPSLongitude", usualPrefix: "exif")
     /// A packet larger than this is not searched (real ones are a few KiB to a few hundred).
     static let maxPacketBytes = 4 << 20
     /// XML's white space: space, tab, line feed, carriage return.
@@ -38,6 +40,24 @@ struct XMPPacket {
             if let value = value(of: property), let date = TakenDate.xmp(value) { return date }
         }
         return nil
+    }
+
+    /// `exif:GPSLatitude` and `exif:GPSLongitude`, written `DDD,MM,SSk` or `DDD,MM.mmk` (k: N, S,
+    /// E or W); 0,0 is none, as in EXIF.
+    var location: Coordinates? {
+        guard let latitude = value(of: Self.latitude).flatMap({ Self.degrees($0, negative: 0x53) }),
+              let longitude = value(of: Self.longitude).flatMap({ Self.degrees($0, negative: 0x57) }),
+              abs(latitude) <= 90, abs(longitude) <= 180, latitude != 0 || longitude != 0 else { return nil }
+        return Coordinates(latitude: latitude, longitude: longitude)
+    }
+
+    /// Degrees from an XMP GPS coordinate; `negative` is the letter (S or W) that makes it so.
+    static func degrees(_ text: ArraySlice<UInt8>, negative: UInt8) -> Double? {
+        guard let letter = text.last.map({ $0 & 0xDF }), [0x4E, 0x53, 0x45, 0x57].contains(letter) else { return nil }
+        let parts = text.dropLast().split(separator: 0x2C).map { Double(String(decoding: $0, as: UTF8.self)) }
+        guard (1...3).contains(parts.count), parts.allSatisfy({ $0 != nil && $0! >= 0 }) else { return nil }
+        let value = zip(parts.map { $0! }, [1.0, 60, 3600]).reduce(0) { $0 + $1.0 / $1.1 }
+        return letter == negative ? -value : value
     }
 
     /// "Make Model" as EXIF's are joined (`EXIFMetadata.camera`).

@@ -10,6 +10,14 @@ public struct FolderListing: Sendable {
     public var photos: [Photo]
     /// Files not shown, and why.
     public var skipped: [(name: [UInt8], reason: SkipReason)]
+    /// The sidecars among them (`SidecarNames`), with their change time: a changed one re-dates
+    /// the folder's photos.
+    public var sidecars: [[UInt8]: Int64] = [:]
+
+    public init(status: FileStatus, subfolders: [(name: [UInt8], status: FileStatus)], photos: [Photo],
+                skipped: [(name: [UInt8], reason: SkipReason)], sidecars: [[UInt8]: Int64] = [:]) {
+        (self.status, self.subfolders, self.photos, self.skipped, self.sidecars) = (status, subfolders, photos, skipped, sidecars)
+    }
 }
 
 /// Why a file of SOURCE is not shown.
@@ -27,6 +35,8 @@ public enum SkipReason: String, Error, Sendable, CaseIterable {
     /// A link to a folder shown anyway: one inside SOURCE (shown once, under its own path) or one
     /// the link sits in (a loop); or a bind mount of a folder inside SOURCE.
     case linkedFolder = "linked-folder"
+    /// An XMP or JSON file keeping a photo's date and place (`SidecarNames`).
+    case sidecar
     /// A folder NAS and operating systems keep for themselves (`@eaDir`, `#recycle`, `$RECYCLE.BIN`, ...).
     case housekeeping
 }
@@ -87,6 +97,11 @@ public struct FolderReader: Sendable {
             }
             if hidden { listing.skipped.append((entry.name, .hidden)); continue }
             guard childStatus.isRegularFile else { listing.skipped.append((entry.name, .special)); continue }
+            if SidecarNames.isSidecar(entry.name) {
+                listing.skipped.append((entry.name, .sidecar))
+                listing.sidecars[entry.name] = childStatus.changeNanoseconds
+                continue
+            }
             let identity = SourceIdentity(childStatus)
             let format: SourceFormat
             if let before = known[entry.name], before.identity == identity {

@@ -30,17 +30,28 @@ public struct SourceFiles: Sendable {
         }
     }
 
+    /// The content of the sidecar `name` in the folder of `photo` (at most `limit` bytes), nil
+    /// when it cannot be opened or is not a regular file: opened as photos are, beneath the root.
+    public func sidecar(_ name: [UInt8], of photo: Photo, limit: Int) -> [UInt8]? {
+        guard let file = try? openBeneathRoot(photo.relativePath.parent.appending(name)) else { return nil }
+        defer { file.close() }
+        guard let status = try? file.status(), status.isRegularFile, status.size <= Int64(limit) else { return nil }
+        return try? file.read(upTo: limit, at: 0)
+    }
+
+    /// `relative` opened read-only and non-blocking, by the rule every read of SOURCE follows.
+    private func openBeneathRoot(_ relative: FilePath) throws(Errno) -> FileDescriptor {
+        if followSymlinks { return try FileDescriptor.openReadOnly(root.appending(relative), nonBlocking: true) }
+        let folder = try FileDescriptor.openFolder(root)
+        defer { folder.close() }
+        return try folder.openBeneath(relative)
+    }
+
     /// Opens `photo` read-only; the caller closes it.
     public func open(_ photo: Photo) throws(Failure) -> FileDescriptor {
         let file: FileDescriptor
         do {
-            if followSymlinks {
-                file = try FileDescriptor.openReadOnly(root.appending(photo.relativePath), nonBlocking: true)
-            } else {
-                let folder = try FileDescriptor.openFolder(root)
-                defer { folder.close() }
-                file = try folder.openBeneath(photo.relativePath)
-            }
+            file = try openBeneathRoot(photo.relativePath)
         } catch {
             switch error.rawValue {
             case ENOENT, ENOTDIR: throw .changed("no longer there")

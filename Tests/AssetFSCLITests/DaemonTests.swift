@@ -101,7 +101,7 @@ extension Mounted {
                 let json = try RawFiles.extendedAttribute("user.assetfs.stats", of: mount.bytes).get()
                 let counters = try #require(JSONSerialization.jsonObject(with: Data(json)) as? [String: Int])
                 #expect(Set(counters.keys) == ["albums", "assets", "skipped", "renders", "render_failures", "broken", "cache_hits", "cache_misses",
-                                               "cache_bytes", "folders_read", "source_online", "catalog_complete", "dates_exif", "dates_xmp", "dates_mtime",
+                                               "cache_bytes", "folders_read", "source_online", "catalog_complete", "dates_exif", "dates_xmp", "dates_sidecar", "dates_mtime",
                                                "skipped_hidden", "skipped_video", "skipped_not_a_photo", "skipped_unreadable", "skipped_special", "skipped_linked_folder", "skipped_housekeeping"])
                 #expect(counters["renders"] == 1 && counters["albums"] == 2 && counters["assets"] == 3)
 

@@ -123,7 +123,7 @@ struct PropertiesBesideABatchTests {
     }
 }
 
-/// A catalog of the version before (new photos queued by a trigger) is brought forward in place:
+/// A catalog of an earlier version (new photos queued by a trigger; no sidecar times) is brought forward in place:
 /// nothing is rescanned, and a photo added afterwards is queued once, by the insert.
 struct CatalogUpgradeTests {
     @Test func aVersion4CatalogKeepsItsRowsAndLosesItsTrigger() throws {
@@ -144,7 +144,7 @@ struct CatalogUpgradeTests {
         var version: Int64 = 0, triggers: Int64 = -1
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'photo_added'") { triggers = $0.integer(0) }
-        #expect(version == 5 && triggers == 0)
+        #expect(version == 6 && triggers == 0)
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
         #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 2)
     }

@@ -1,0 +1,58 @@
+/// The files that keep a photo's date and place beside it rather than in it, and how they are
+/// named: XMP sidecars of Lightroom, darktable and digiKam (`IMG_1234.xmp`, `IMG_1234.CR2.xmp`),
+/// and the JSON of a Google Takeout export (`IMG_1234.jpg.json`,
+/// `IMG_1234.jpg.supplemental-metadata.json`), with Takeout's quirks: the name before `.json`
+/// cut to 46 characters, `IMG_1234(1).jpg` paired with `IMG_1234.jpg(1).json`, and an
+/// `IMG_1234-edited.jpg` sharing its original's.
+public enum SidecarNames {
+    static let xmp = Array(".xmp".utf8), json = Array(".json".utf8)
+    static let supplemental = Array(".supplemental-metadata".utf8), edited = Array("-edited".utf8)
+    /// Takeout cuts the name before `.json` to this many characters.
+    static let takeoutNameLimit = 46
+
+    /// Whether a file named `name` is a sidecar (listed as one, never sniffed as a photo).
+    public static func isSidecar(_ name: [UInt8]) -> Bool {
+        let lower = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        return lower.count > 5 && (lower.hasSuffix(xmp) || lower.hasSuffix(json))
+    }
+
+    /// The names a sidecar of the photo `fileName` may have, in the order they are tried: XMP
+    /// first (its own format's dates), then Takeout's.
+    public static func candidates(for fileName: [UInt8]) -> [[UInt8]] {
+        let dot = fileName.lastIndex(of: UInt8(ascii: ".")) ?? fileName.endIndex
+        var stem = Array(fileName[..<dot]), suffix = Array(fileName[dot...])
+        var names = [stem + xmp, stem + Array(".XMP".utf8), fileName + xmp, fileName + Array(".XMP".utf8)]
+        // "IMG_1234(1)" → "IMG_1234" and "(1)", which Takeout puts before ".json".
+        var duplicate: [UInt8] = []
+        if stem.last == UInt8(ascii: ")"), let open = stem.lastIndex(of: UInt8(ascii: "(")),
+           open > 0, stem[(open + 1)..<(stem.count - 1)].allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), open + 1 < stem.count - 1 {
+            duplicate = Array(stem[open...])
+            stem = Array(stem[..<open])
+        }
+        var originals = [stem + suffix]
+        if stem.hasSuffix(edited) { originals.append(Array(stem.dropLast(edited.count)) + suffix) }
+        for original in originals {
+            for base in [original + supplemental, original, Array(original[..<min(original.count, original.lastIndex(of: UInt8(ascii: ".")) ?? original.count)])] {
+                names.append(cutAsTakeout(base) + duplicate + json)
+            }
+        }
+        var seen = Set<[UInt8]>()
+        return names.filter { seen.insert($0).inserted }
+    }
+
+    /// The first 46 characters (UTF-8 sequences kept whole; bytes where it is not UTF-8).
+    static func cutAsTakeout(_ name: [UInt8]) -> [UInt8] {
+        var characters = 0, end = 0
+        while end < name.count, characters < takeoutNameLimit {
+            let byte = name[end]
+            let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : byte >= 0xC0 ? 2 : 1
+            end = min(name.count, end + length)
+            characters += 1
+        }
+        return Array(name[..<end])
+    }
+}
+
+extension Array where Element == UInt8 {
+    func hasSuffix(_ suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
+}
