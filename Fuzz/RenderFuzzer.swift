@@ -16,10 +16,11 @@ import Renditions
 /// decoder (Fuzz/run.sh seeds it with that format's fixtures). Unset: every format.
 private let onlyFormat: SourceFormat? = getenv("FUZZ_FORMAT").flatMap { SourceFormat(rawValue: String(cString: $0)) }
 
-/// Small limits: big enough for every legitimate test photo, small enough that an allowed
-/// 50 MP progressive file stays far from libFuzzer's -rss_limit_mb=2048.
-private let budget = MemoryBudget(bytes: 256 << 20)
-private let renderer = Renderer(limits: RenderLimits(maxPixels: 50_000_000, waitForMemory: false), budget: budget)
+/// Tight limits: the seeds (Fuzz/seeds) are a few dozen pixels, so a cap of 1 megapixel keeps
+/// every mutation's decode to a few milliseconds (a header claiming 65535 x 65535 is refused at
+/// once, as the real cap refuses beyond 512 MP) while the paths behind the cap stay reachable.
+private let budget = MemoryBudget(bytes: 64 << 20)
+private let renderer = Renderer(limits: RenderLimits(maxPixels: 1_000_000, waitForMemory: false), budget: budget)
 private let specs = [RenditionSpec(longestSide: 64, quality: 85), RenditionSpec(longestSide: 1920, quality: 85)]
 
 /// One file reused for every input (truncated each time): no per-run descriptor churn.
