@@ -69,6 +69,11 @@ struct Configuration {
         return FilePath(bytes: bytes + Array(".catalog.sqlite".utf8))
     }
 
+    /// The lock the mount of a catalog holds (`CatalogLock`): `X.catalog.sqlite` → `X.catalog.lock`.
+    func catalogLockPath(for realSource: FilePath) -> FilePath {
+        FilePath(bytes: catalogPath(for: realSource).bytes.dropLast(".sqlite".utf8.count) + Array(".lock".utf8))
+    }
+
     /// The cache, opened on first use; when it cannot be opened, renditions stay in memory.
     func cacheConnection(for realSource: FilePath) -> CacheConnection {
         CacheConnection { [self] in

@@ -42,7 +42,12 @@ struct MountCommand {
         do { try FUSEMount.validate(libfuseArguments: libfuseArguments) } catch { throw UsageError(error.message) }
 
         let realSource = Self.realPath(source)
-        try Self.checkSeparate(source: realSource, mountpoint: mountpoint, cache: configuration.cachePath(for: realSource))
+        let cachePath = configuration.cachePath(for: realSource)
+        try Self.checkSeparate(source: realSource, mountpoint: mountpoint, cache: cachePath)
+        // Held until this process (the daemon, after the fork) ends.
+        let realMountpoint = Self.realPath(FilePath(mountpoint))
+        let catalogLock = try CatalogLock.take(configuration.catalogLockPath(for: realSource), mountpoint: realMountpoint,
+                                               source: sourceArgument, cache: cachePath)
         // Both SQLite files are opened on first use, in the process that serves the mount: never
         // before fuse_daemonize forks.
         let fileSystem = AssetFileSystem(source: realSource, options: configuration.mount,
@@ -72,6 +77,7 @@ struct MountCommand {
         }, started: { [backgroundLog] in
             // Until it serves, what goes wrong (libfuse refusing the mount) reaches the terminal.
             if !foreground { Log.configure(destination: backgroundLog, debug: false) }
+            catalogLock?.recordHolder(mountpoint: realMountpoint)
             Log.info("mounted \(realSource) on \(mountpoint)")
             Self.logSummary(fileSystem, "serving")
         }, stopping: {

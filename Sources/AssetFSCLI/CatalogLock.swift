@@ -1,0 +1,87 @@
+import Glibc
+import Posix
+
+/// One mount per catalog. A mount keeps its catalog in step with SOURCE and tells only its own
+/// kernel what changed, so a second daemon on the same catalog (and cache) would serve a tree
+/// that goes stale. The mount holds an exclusive lock on `X.catalog.lock` beside the catalog for
+/// as long as it lives (the kernel drops it when the daemon dies, even by kill -9), and writes in
+/// it its pid and mountpoint, so that whoever finds it locked can say where the mount is.
+struct CatalogLock {
+    private let lock: FileLock
+
+    /// Who holds a catalog's lock, as the holder wrote it.
+    struct Holder {
+        var pid: pid_t?
+        var mountpoint: FilePath?
+
+        var description: String {
+            guard let mountpoint else { return "another assetfs mount" }
+            return "\(mountpoint)" + (pid.map { " (assetfs pid \($0))" } ?? "")
+        }
+    }
+
+    /// Takes the lock at `path` for the mount on `mountpoint`; throws the refusal, naming the
+    /// mount that holds it, when another holds it. Nil (with a warning) when no lock file can be
+    /// made at all: nothing can be written beside the catalog then.
+    static func take(_ path: FilePath, mountpoint: FilePath, source: String, cache: FilePath) throws(UsageError) -> CatalogLock? {
+        switch attempt(path) {
+        case .taken(let lock):
+            let taken = CatalogLock(lock: lock)
+            taken.recordHolder(mountpoint: mountpoint)
+            return taken
+        case .held(let holder):
+            throw UsageError("SOURCE '\(source)' is already mounted on \(holder.description) with the same cache and catalog "
+                             + "(\(cache)); two mounts of one catalog would not see each other's changes. Use that mount, "
+                             + "unmount it first (fusermount3 -u \(holder.mountpoint?.description ?? "MOUNTPOINT")), or give this "
+                             + "mount a catalog and cache of its own with -o cache=FILE")
+        case .unavailable(let error):
+            Log.warning("\(path): cannot lock the catalog (\(error)); a second mount of it would not be refused")
+            return nil
+        }
+    }
+
+    /// The mount holding the lock at `path`, if one does (for the commands that run beside it).
+    static func holder(_ path: FilePath) -> Holder? {
+        switch attempt(path) {
+        case .taken(let lock):
+            lock.release()
+            return nil
+        case .held(let holder): return holder
+        case .unavailable: return nil
+        }
+    }
+
+    /// Writes this process's pid (again after going to the background: the daemon is a child).
+    func recordHolder(mountpoint: FilePath) {
+        lock.record(Array("\(getpid()) ".utf8) + mountpoint.bytes + [0x0A])
+    }
+
+    private enum Attempt {
+        case taken(FileLock)
+        case held(Holder)
+        case unavailable(Errno)
+    }
+
+    private static func attempt(_ path: FilePath) -> Attempt {
+        try? Directory.create(path.parent, permissions: 0o700)
+        do {
+            if let lock = try FileLock.tryExclusive(path) { return .taken(lock) }
+            return .held(readHolder(path))
+        } catch {
+            return .unavailable(error)
+        }
+    }
+
+    /// "PID MOUNTPOINT\n", or what is left of it (the holder may not have written it yet).
+    private static func readHolder(_ path: FilePath) -> Holder {
+        guard let file = try? FileDescriptor.openReadOnly(path) else { return Holder() }
+        defer { file.close() }
+        var note = (try? file.readToEnd()) ?? []
+        if note.last == 0x0A { note.removeLast() }
+        guard let space = note.firstIndex(of: 0x20), let pid = pid_t(String(decoding: note[..<space], as: UTF8.self)) else {
+            return Holder()
+        }
+        let mountpoint = Array(note[(space + 1)...])
+        return Holder(pid: pid, mountpoint: mountpoint.isEmpty ? nil : FilePath(bytes: mountpoint))
+    }
+}
