@@ -36,6 +36,10 @@ enum Help {
         and goes to the background once the mount is ready (a first mount of a SOURCE scans it
         first; later ones serve the stored tree at once).
 
+        One mount per cache: a second mount of SOURCE with the same cache is refused, naming the
+        first (give it -o cache=FILE of its own). Beside a mount, warm reads every rendition through
+        it (the mount renders each once); cache stats|check|prune|clear and skipped run as usual.
+
         options:
           -f                     stay in the foreground (log to stderr)
           -d                     foreground with debug logging
@@ -43,7 +47,8 @@ enum Help {
           -h, --help             this text
           -V, --version          the version
           -o OPT[,OPT...]        mount options:
-             cache=FILE          the cache database (default ~/.cache/assetfs/<source>-<hash>.sqlite)
+             cache=FILE          the cache database (default ~/.cache/assetfs/<source>-<hash>.sqlite);
+                                 one mount per cache: a second mount of SOURCE needs a cache=FILE of its own
              cache_size=SIZE     cache size cap, e.g. 512M, 2G (default 1G; least recently used go first)
              decode_memory=SIZE  memory the renders running at once may hold for whole-image decodes
                                  (progressive JPEG, HEIC/AVIF, interlaced PNG); a photo that alone needs

@@ -1,0 +1,66 @@
+import Foundation
+import Glibc
+import Testing
+
+extension Mounted {
+    /// One mount per catalog: two daemons on one catalog would each tell only their own kernel
+    /// what changed, so the second mount of a SOURCE with the same cache is refused.
+    @Suite struct SharedCatalogTests {
+        @Test func secondMountOfOneCatalogIsRefusedNamingTheFirst() throws {
+            try withScratch(.small) { scratch in
+                _ = try scratch.mount()
+                let second = scratch.path + "/mnt2"
+                try RawFiles.makeDirectories(Array(second.utf8))
+                do {
+                    _ = try scratch.mount(at: second)
+                    Issue.record("a second mount of the same catalog was accepted")
+                } catch {
+                    let message = "\(error)"
+                    #expect(message.contains("exited 2") && message.contains("already mounted on \(scratch.mountpoint) (assetfs pid ")
+                            && message.contains("-o cache=FILE"), "\(message)")
+                }
+                #expect(!Mount.isMounted(second))
+
+                // With a cache (and so a catalog) of its own, a second mount is fine.
+                let own = try scratch.adopt(point: second, command: AssetFS.binary,
+                                            arguments: ["-o", "cache=\(scratch.path)/other.sqlite", scratch.source, second])
+                #expect(RawFiles.names(in: own.groups)?.map(\.text) == ["Family", "Holiday"])
+            }
+        }
+
+        /// The lock goes with the daemon, however it ends: kill -9 leaves nothing stale.
+        @Test func aKilledMountLeavesNoLockBehind() throws {
+            try withScratch(.small) { scratch in
+                let first = try scratch.mount()
+                let daemon = try #require(first.daemons.first)
+                #expect(kill(daemon, SIGKILL) == 0)
+                #expect(Mount.waitForExit(daemon, timeout: 30))
+                first.unmount()
+                let second = scratch.path + "/mnt2"
+                try RawFiles.makeDirectories(Array(second.utf8))
+                let again = try scratch.mount(at: second)
+                #expect(RawFiles.names(in: again.groups)?.map(\.text) == ["Family", "Holiday"])
+            }
+        }
+
+        /// `warm` beside the mount reads through it: the daemon renders each rendition once, warm none.
+        @Test func warmBesideAMountReadsThroughIt() throws {
+            let library = Library.small
+            try withScratch(library) { scratch in
+                let mount = try scratch.mount()
+                let warm = AssetFS.run(["warm", "--fullscreen", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 300)
+                #expect(warm.status == 0, "warm: \(warm.out) \(warm.err)")
+                #expect(warm.out.contains("read \(2 * library.assetCount) renditions through the mount on \(scratch.mountpoint), failed 0"),
+                        "warm: \(warm.out)")
+                let stats = try mount.stats()
+                #expect(stats.renders == 2 * library.assetCount, "\(stats)")
+                let again = AssetFS.run(["warm", "--fullscreen", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 300)
+                #expect(again.status == 0, "second warm: \(again.out) \(again.err)")
+                #expect(try mount.stats().renders == stats.renders, "a second warm rendered again")
+                let cacheStats = AssetFS.run(["cache", "stats", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 60)
+                #expect(cacheStats.status == 0 && cacheStats.out.contains(scratch.cache),
+                        "cache stats beside the mount: \(cacheStats.out) \(cacheStats.err)")
+            }
+        }
+    }
+}
