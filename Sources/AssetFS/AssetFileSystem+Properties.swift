@@ -35,7 +35,7 @@ extension AssetFileSystem {
                 invalidate(try catalog.record(batch))
                 stored += batch.count
             } catch {
-                Log.warning("\(catalog.path): cannot store photo properties: \(error)")
+                backlog.note(error)  // they stay queued: read again on the next pass
                 break
             }
         }
@@ -52,7 +52,7 @@ extension AssetFileSystem {
         do {
             background.send(try catalog.record([(row, Self.stored(read))]))
         } catch {
-            Log.warning("\(catalog.path): cannot store photo properties: \(error)")
+            backlog.note(error)
         }
         return catalog.properties(ofPhoto: row.id) ?? Self.stored(read)
     }

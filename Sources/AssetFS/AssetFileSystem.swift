@@ -29,6 +29,8 @@ public final class AssetFileSystem: Sendable {
     let checkFolder = Hook<FilePath>()
     /// Reads photos' properties after each synchronize (once started).
     let background = BackgroundLoop(name: "properties")
+    /// Changes the catalog could not take yet, tried again until it does.
+    let backlog: CatalogBacklog
 
     /// `root`: SOURCE's real path (it may be away: a catalog of it is then served as stored).
     /// `catalog` and `cache` are opened on first use, in the process that serves the mount.
@@ -46,6 +48,8 @@ public final class AssetFileSystem: Sendable {
             Self.readOutdatedPropertiesAgain(store)
             return store
         }
+        let catalogConnection = catalogConnection
+        backlog = CatalogBacklog { catalogConnection.value.path }
         statistics = Statistics()
         sourceFiles = SourceFiles(root: root, followSymlinks: options.followSymlinks)
         access = SourceAccess(root: root)
@@ -381,10 +385,10 @@ public final class AssetFileSystem: Sendable {
             ("cache_bytes", Int(cacheBytes)),
             ("folders_read", statistics.foldersRead.load(ordering: .relaxed)),
             ("source_online", isSourceOnline ? 1 : 0),
-            ("catalog_complete", catalog.isComplete ? 1 : 0),
+            ("catalog_complete", catalog.isComplete ? 1 : 0), ("catalog_pending", backlog.pendingCount),
             ("dates_exif", dates.exif), ("dates_xmp", dates.xmp), ("dates_sidecar", dates.sidecar), ("dates_mtime", dates.modificationTime),
         ] + SkipReason.allCases.map { ("skipped_" + $0.rawValue.replacingOccurrences(of: "-", with: "_"), skipped[$0] ?? 0) }
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + "}"
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + ",\"catalog_error\":\(JSON.string(backlog.lastError))}"
     }
 
     // MARK: Changes
@@ -399,19 +403,22 @@ public final class AssetFileSystem: Sendable {
                             shouldContinue: @escaping @Sendable () -> Bool = { true },
                             progress: (Int) -> Void = { _ in }) -> Bool {
         let statistics = statistics
+        let failures = Locked<[FilePath: DatabaseError]>([:])
         let synchronizer = CatalogSynchronizer(reader: reader, catalog: catalog, willRead: { folder in
             Statistics.bump(statistics.foldersRead)
             watch(folder)
-        }, invalidate: invalidate, shouldContinue: shouldContinue)
+        }, invalidate: invalidate, shouldContinue: shouldContinue, failed: { folder, error in failures.withLock { $0[folder] = error } })
+        // What could not be written before is read and applied again with any later change.
+        let retried = work == .everything ? work : .folders(work.folders.union(backlog.folders))
         do {
             try checkRootIsThere()
-            switch work {
+            switch retried {
             case .everything:
                 try synchronizer.walk(from: FilePath(bytes: []), everything: true, progress: progress)
-                if shouldContinue() { try? catalog.markComplete() }
             case .folders(let folders):
                 try synchronizer.refresh(folders)
             }
+            settleBacklog(retried, failures.withLock { $0 }, completing: retried == .everything ? shouldContinue() : backlog.completesScan)
         } catch {
             if online.exchange(false, ordering: .relaxed) {
                 Log.warning("\(root): SOURCE is gone (\(error)): unplugged, moved or deleted? Cached renditions stay readable; the rest fails until it is back at this path")

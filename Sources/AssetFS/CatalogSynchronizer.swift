@@ -19,6 +19,8 @@ struct CatalogSynchronizer: Sendable {
     let invalidate: @Sendable ([Invalidation]) -> Void
     /// Whether to go on (false once the mount is stopping).
     let shouldContinue: @Sendable () -> Bool
+    /// A folder whose change could not be written (`CatalogBacklog` keeps it to try again).
+    let failed: @Sendable (FilePath, DatabaseError) -> Void
 
     enum Failure: Error { case sourceUnavailable(Errno) }
 
@@ -27,7 +29,7 @@ struct CatalogSynchronizer: Sendable {
     /// folders ahead on `FolderPrefetcher`'s threads while another thread applies them, in the
     /// walk's own order (a parent before its children): reading and writing overlap on every core.
     func walk(from start: FilePath, everything: Bool, progress: (Int) -> Void = { _ in }) throws(Failure) {
-        let writer = everything ? OrderedWriter(batch: catalog.batch) : nil
+        let writer = everything ? OrderedWriter(batch: catalog.batch, failed: failed) : nil
         defer { writer?.finish() }
         let read: FolderPrefetcher.Read = { [reader, catalog, willRead] relative in
             willRead(relative)
@@ -45,7 +47,7 @@ struct CatalogSynchronizer: Sendable {
             case .failure(let error):
                 if relative.isEmpty { throw .sourceUnavailable(error) }
                 if error == .notFound || error == .notDirectory {
-                    write(on: writer) { () throws(DatabaseError) in try catalog.removeFolder(relative) }
+                    write(relative, on: writer) { () throws(DatabaseError) in try catalog.removeFolder(relative) }
                 } else {
                     Log.warning("\(reader.root.appending(relative)): cannot list folder (\(error)), skipped")
                 }
@@ -57,7 +59,7 @@ struct CatalogSynchronizer: Sendable {
                 let permissions = inherited & listing.status.permissions & 0o555
                 stack += listing.subfolders.reversed().map { (relative.appending($0.name), permissions) }
                 prefetcher?.expect(stack.reversed().lazy.map(\.0))
-                write(on: writer) { () throws(DatabaseError) in
+                write(relative, on: writer) { () throws(DatabaseError) in
                     try catalog.apply(listing, at: relative, inheritedPermissions: inherited).invalidations
                 }
             } else {
@@ -66,7 +68,7 @@ struct CatalogSynchronizer: Sendable {
                     invalidate(update.invalidations)
                     stack += update.subfolders.filter(\.isNew).map { ($0.path, update.permissions) }.reversed()
                 } catch {
-                    Log.warning("\(catalog.path): cannot update the catalog: \(error)")
+                    failed(relative, error)
                 }
             }
             folders += 1
@@ -93,38 +95,40 @@ struct CatalogSynchronizer: Sendable {
         return catalog.folder(at: relative.parent)?.ownership.permissions ?? 0o555
     }
 
-    /// Applies `change` now (no writer), or queues it on `writer`.
-    private func write(on writer: OrderedWriter?, _ change: @escaping @Sendable () throws(DatabaseError) -> [Invalidation]) {
-        let work: @Sendable () -> Void = { [catalog, invalidate] in
-            do { invalidate(try change()) } catch {
-                Log.warning("\(catalog.path): cannot update the catalog: \(error)")
-            }
+    /// Applies `change` of `folder` now (no writer), or queues it on `writer`.
+    private func write(_ folder: FilePath, on writer: OrderedWriter?, _ change: @escaping @Sendable () throws(DatabaseError) -> [Invalidation]) {
+        let work: @Sendable () -> Void = { [invalidate, failed] in
+            do throws(DatabaseError) { invalidate(try change()) } catch { failed(folder, error) }
         }
-        if let writer { writer.enqueue(work) } else { work() }
+        if let writer { writer.enqueue(folder, work) } else { work() }
     }
 }
 
 /// Runs queued work on a thread of its own, in order, what is queued at a time inside one
 /// `batch`; the queue is bounded, so a reader far ahead waits instead of holding every listing in memory.
+/// A batch that cannot be committed fails each of its folders.
 private final class OrderedWriter: @unchecked Sendable {
-    private let batch: @Sendable (() -> Void) -> Void
+    typealias Batch = @Sendable (() -> Void) throws(DatabaseError) -> Void
+    private let batch: Batch
+    private let failed: @Sendable (FilePath, DatabaseError) -> Void
     private let condition = NSCondition()
-    private var queue: [@Sendable () -> Void] = []
+    private var queue: [(folder: FilePath, work: @Sendable () -> Void)] = []
     private var done = false
     private var running = true
     private static let limit = 64
 
-    init(batch: @escaping @Sendable (() -> Void) -> Void) {
+    init(batch: @escaping Batch, failed: @escaping @Sendable (FilePath, DatabaseError) -> Void) {
         self.batch = batch
+        self.failed = failed
         let thread = Thread { [self] in run() }
         thread.name = "assetfs-catalog-writer"
         thread.start()
     }
 
-    func enqueue(_ work: @escaping @Sendable () -> Void) {
+    func enqueue(_ folder: FilePath, _ work: @escaping @Sendable () -> Void) {
         condition.lock()
         while queue.count >= Self.limit { condition.wait() }
-        queue.append(work)
+        queue.append((folder, work))
         condition.broadcast()
         condition.unlock()
     }
@@ -148,7 +152,9 @@ private final class OrderedWriter: @unchecked Sendable {
             queue = []
             condition.broadcast()
             condition.unlock()
-            batch { for work in works { work() } }
+            do { try batch { for queued in works { queued.work() } } } catch {
+                for queued in works { failed(queued.folder, error) }
+            }
             condition.lock()
         }
         running = false

@@ -15,3 +15,21 @@ public final class Statistics: Sendable {
 
     static func bump(_ counter: borrowing Atomic<Int>) { counter.wrappingAdd(1, ordering: .relaxed) }
 }
+
+/// JSON text for the statistics attribute.
+enum JSON {
+    /// `text` as a JSON string: quotes, backslashes and control characters escaped.
+    static func string(_ text: String) -> String {
+        var result = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case _ where scalar.value < 0x20: result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
+    }
+}

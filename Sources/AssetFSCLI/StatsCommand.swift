@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import Posix
 
@@ -9,14 +10,44 @@ enum StatsCommand {
         do { value = try ExtendedAttributes.value(of: "user.assetfs.stats", at: FilePath(mountpoint)) } catch {
             throw UsageError("\(mountpoint): no assetfs statistics (\(error)); is an assetfs mount there?")
         }
-        let json = String(decoding: value, as: UTF8.self)
-        for field in json.dropFirst().dropLast().split(separator: ",") {
-            let parts = field.split(separator: ":", maxSplits: 1)
-            guard parts.count == 2 else { continue }
-            let key = parts[0].filter { $0 != "\"" }.replacingUnderscores()
-            print("\(key.padding(to: 16))\(parts[1])")
+        for (key, value) in fields(String(decoding: value, as: UTF8.self)) {
+            print("\(key.replacingUnderscores().padding(to: 16))\(value)")
         }
         return 0
+    }
+
+    /// The fields of the attribute's flat JSON object, in its order: numbers as written, strings
+    /// (the last catalog error) decoded.
+    static func fields(_ json: String) -> [(key: String, value: String)] {
+        var result: [(key: String, value: String)] = []
+        let scanner = Scanner(string: json)
+        scanner.charactersToBeSkipped = .whitespacesAndNewlines
+        _ = scanner.scanString("{")
+        while let key = scanString(scanner), scanner.scanString(":") != nil {
+            if let text = scanString(scanner) {
+                result.append((key, text))
+            } else if let number = scanner.scanUpToCharacters(from: CharacterSet(charactersIn: ",}")) {
+                result.append((key, number))
+            }
+            guard scanner.scanString(",") != nil else { break }
+        }
+        return result
+    }
+
+    /// A JSON string at the scanner, decoded (nil, scanning nothing, when there is none).
+    private static func scanString(_ scanner: Scanner) -> String? {
+        let start = scanner.currentIndex
+        guard scanner.scanString("\"") != nil else { return nil }
+        var escaped = false
+        while let character = scanner.scanCharacter() {
+            if character == "\"" && !escaped {
+                let literal = String(scanner.string[start..<scanner.currentIndex])
+                return (try? JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)) as? String
+            }
+            escaped = character == "\\" && !escaped
+        }
+        scanner.currentIndex = start
+        return nil
     }
 }
 

@@ -34,16 +34,17 @@ extension CatalogStore {
 
     /// Runs `body`, whose changes share one transaction (a whole scan writes a batch of folders
     /// at a time: far fewer pages written than one transaction a folder). Each change is still
-    /// all or nothing (a savepoint); readers see the batch when it commits.
-    public func batch(_ body: () -> Void) {
+    /// all or nothing (a savepoint); readers see the batch when it commits. Throws when the
+    /// batch could not be committed: none of its changes were written.
+    public func batch(_ body: () -> Void) throws(DatabaseError) {
+        reopenIfReadOnly()
         let begun = writer.withLock { db in (try? db.execute("BEGIN IMMEDIATE")) != nil }
         body()
-        if begun {
-            writer.withLock { db in
-                do throws(DatabaseError) { try db.execute("COMMIT") } catch {
-                    Log.warning("\(path): cannot write the catalog: \(error)")
-                    try? db.execute("ROLLBACK")
-                }
+        guard begun else { return }
+        try writer.withLock { db throws(DatabaseError) in
+            do throws(DatabaseError) { try db.execute("COMMIT") } catch {
+                try? db.execute("ROLLBACK")
+                throw error
             }
         }
     }
@@ -51,7 +52,8 @@ extension CatalogStore {
     /// One change, all or nothing: its own transaction, or a savepoint inside a batch that is
     /// open (another thread's scan: the background reading of properties writes beside it).
     func change<R>(_ body: (Database) throws(DatabaseError) -> R) throws(DatabaseError) -> R {
-        try writer.withLock { db throws(DatabaseError) in
+        reopenIfReadOnly()
+        return try writer.withLock { db throws(DatabaseError) in
             let nested = db.isInTransaction
             // Prepared once (`query`), not parsed for every folder (`execute`).
             try db.query(nested ? "SAVEPOINT change" : "BEGIN IMMEDIATE")
@@ -69,7 +71,7 @@ extension CatalogStore {
 
     /// Records that a whole scan of SOURCE has completed.
     public func markComplete() throws(DatabaseError) {
-        try writer.withLock { db throws(DatabaseError) in try db.query("INSERT OR REPLACE INTO meta(key, value) VALUES ('complete', 1)") }
+        try change { db throws(DatabaseError) in try db.query("INSERT OR REPLACE INTO meta(key, value) VALUES ('complete', 1)") }
     }
 
     /// The identities the catalog knows in folder `relative`, by file name: photos whose identity

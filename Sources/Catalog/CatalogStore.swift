@@ -57,12 +57,30 @@ public final class CatalogStore: Sendable {
         }
     }
 
+    /// A catalog SQLite opened read-only (its folder or file system was) stays so, even once it
+    /// may be written again: before a write, both connections are opened afresh (a write that
+    /// still cannot be made fails, and the caller tries again later). Locks in the order a read
+    /// snapshot that stores properties takes them: reader, then writer.
+    func reopenIfReadOnly() {
+        guard writer.withLock({ $0.isReadOnly }) else { return }
+        reader.use { readConnection in
+            writer.withLock { db in
+                guard db.isReadOnly, !db.isInTransaction, !readConnection.isInTransaction else { return }
+                Database.reopen([db, readConnection])
+                try? db.execute(Self.pragmas)
+                recent.withLock { $0 = RecentRows() }  // data_version counts per connection
+            }
+        }
+    }
+
+    // A scan applies each folder under a savepoint inside a batch: its sub-journal stays in
+    // memory (on disk it was a million 4 KiB writes to /var/tmp per 100,000 photos), and a
+    // batch's pages stay in the cache instead of spilling to the WAL again and again.
+    private static let pragmas = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;"
+
     private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
         let db = try Database(path: path)
-        // A scan applies each folder under a savepoint inside a batch: its sub-journal stays in
-        // memory (on disk it was a million 4 KiB writes to /var/tmp per 100,000 photos), and a
-        // batch's pages stay in the cache instead of spilling to the WAL again and again.
-        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;")
+        try db.execute(pragmas)
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }

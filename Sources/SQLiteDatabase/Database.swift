@@ -23,26 +23,53 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 /// Not thread-safe by itself: its owner (the rendition store, the catalog) keeps it in a `Mutex`,
 /// which is what the unchecked `Sendable` stands for.
 public final class Database: @unchecked Sendable {
-    private let handle: OpaquePointer
+    private var handle: OpaquePointer
+    private let path: FilePath
+    private let busyTimeout: Int32
     /// Prepared once, reset after each use: preparing is a large part of a small query's cost.
     private var statements: [String: OpaquePointer] = [:]
 
     /// `busyTimeout`: how long a statement waits for another connection's lock before failing.
     public init(path: FilePath, busyTimeout milliseconds: Int32 = 30_000) throws(DatabaseError) {
         _ = Self.configured
-        var handle: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
-        let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }
-        guard code == SQLITE_OK, let handle else {
-            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+        self.path = path
+        busyTimeout = milliseconds
+        let (handle, code) = Self.connect(path, busyTimeout: milliseconds)
+        guard code == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(handle))
             sqlite3_close(handle)
             throw DatabaseError(code: code, message: message, sql: "open \(path)")
         }
         self.handle = handle
+    }
+
+    /// `sqlite3_open_v2`: "A database connection handle is usually returned in *ppDb, even if an
+    /// error occurs" (then every call on it fails); only when SQLite cannot allocate it, none.
+    private static func connect(_ path: FilePath, busyTimeout milliseconds: Int32) -> (OpaquePointer, Int32) {
+        var handle: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = path.withCString { sqlite3_open_v2($0, &handle, flags, nil) }
+        guard let handle else { fatalError("SQLite cannot allocate a connection: out of memory") }
         sqlite3_extended_result_codes(handle, 1)
         // "This routine sets a busy handler that sleeps and tries again until at least ms
         // milliseconds of sleeping have accumulated": a mount and `assetfs warm` share the file.
         sqlite3_busy_timeout(handle, milliseconds)
+        return (handle, code)
+    }
+
+    /// Closes `connections` (of one file), then opens each again. SQLite opens a file it may not
+    /// write (a read-only folder or file system) read-only and shares that among a process's
+    /// connections to it: only once all of them are closed can one write again. One that cannot
+    /// be opened again fails every call (and counts as read-only).
+    public static func reopen(_ connections: [Database]) {
+        for connection in connections {
+            for statement in connection.statements.values { sqlite3_finalize(statement) }
+            connection.statements = [:]
+            sqlite3_close_v2(connection.handle)
+        }
+        for connection in connections {
+            connection.handle = connect(connection.path, busyTimeout: connection.busyTimeout).0
+        }
     }
 
     /// Process-wide settings, made once before the first connection opens.
@@ -115,6 +142,10 @@ public final class Database: @unchecked Sendable {
 
     /// Whether a transaction is open on this connection (`BEGIN` without its `COMMIT` yet).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
+
+    /// Whether SQLite opened the file read-only (it does when it may not write it: a read-only
+    /// folder or file system), which the connection then stays.
+    public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") != 0 }
 
     /// The rowid of the last row inserted on this connection.
     public var lastInsertedRow: Int64 { sqlite3_last_insert_rowid(handle) }

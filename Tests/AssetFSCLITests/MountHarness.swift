@@ -60,6 +60,9 @@ struct MountStats: Decodable, Equatable, CustomStringConvertible {
     /// Assets whose date came from EXIF, and from the file's mtime (nil before dates existed).
     var datesExif: Int?
     var datesMtime: Int?
+    /// Catalog changes waiting to be written, and why the last write failed (nil before they existed).
+    var catalogPending: Int?
+    var catalogError: String?
 
     var description: String {
         "albums \(albums) assets \(assets) skipped \(skipped) renders \(renders) failures \(renderFailures) hits \(cacheHits) misses \(cacheMisses) bytes \(cacheBytes)"

@@ -112,7 +112,7 @@ struct PropertiesBesideABatchTests {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["IMG_1.jpg"])
         var recorded: Result<[Invalidation], Error>?
-        catalog.store.batch {
+        try catalog.store.batch {
             _ = try? catalog.apply("B", ["IMG_2.jpg"])
             recorded = Result { try catalog.date(["IMG_1.jpg": 20240115, "IMG_2.jpg": 20240116]) }
         }
