@@ -74,14 +74,9 @@ struct Configuration {
         FilePath(bytes: catalogPath(for: realSource).bytes.dropLast(".sqlite".utf8.count) + Array(".lock".utf8))
     }
 
-    /// The cache, opened on first use; when it cannot be opened, renditions stay in memory.
+    /// The cache, opened on first use; while it cannot be opened, renditions stay in memory.
     func cacheConnection(for realSource: FilePath) -> CacheConnection {
-        CacheConnection { [self] in
-            do { return try openStore(for: realSource) } catch {
-                Log.warning("\(cachePath(for: realSource)): cannot open the cache (\(error)); renditions will be made in memory only")
-                return nil
-            }
-        }
+        CacheConnection(name: cachePath(for: realSource).description) { [self] () throws(DatabaseError) in try openStore(for: realSource) }
     }
 
     /// Opens the catalog; when its file cannot be used, a private one in the temporary folder

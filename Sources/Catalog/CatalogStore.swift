@@ -65,8 +65,7 @@ public final class CatalogStore: Sendable {
         guard writer.withLock({ $0.isReadOnly }) else { return }
         reader.use { readConnection in
             writer.withLock { db in
-                guard db.isReadOnly, !db.isInTransaction, !readConnection.isInTransaction else { return }
-                Database.reopen([db, readConnection])
+                guard Database.reopenIfReadOnly(writer: db, readers: [readConnection]) else { return }
                 try? db.execute(Self.pragmas)
                 recent.withLock { $0 = RecentRows() }  // data_version counts per connection
             }

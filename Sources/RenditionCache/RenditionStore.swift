@@ -66,7 +66,7 @@ public final class RenditionStore: Sendable {
         if walSize == 0, let fileSize = try? FileStatus(path: path).size, pages * pageSize > fileSize {
             throw DatabaseError(code: 11, message: "truncated: \(fileSize) bytes where the header says \(pages * pageSize)", sql: "PRAGMA page_count")
         }
-        try db.execute("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;")
+        try db.execute(pragmas)
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         if version != Self.schemaVersion {
@@ -241,6 +241,7 @@ public final class RenditionStore: Sendable {
     }
 
     private func transaction(_ body: (Database) throws(DatabaseError) -> Void) throws(DatabaseError) {
+        reopenIfReadOnly()
         try writer.withLock { db throws(DatabaseError) in
             try db.execute("BEGIN IMMEDIATE")
             do throws(DatabaseError) {
@@ -249,6 +250,19 @@ public final class RenditionStore: Sendable {
             } catch {
                 try? db.execute("ROLLBACK")
                 throw error
+            }
+        }
+    }
+
+    private static let pragmas = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+
+    /// A cache SQLite opened read-only (its folder or file system was) stays so even once it may
+    /// be written again: before a write, both connections are opened afresh.
+    private func reopenIfReadOnly() {
+        guard writer.withLock({ $0.isReadOnly }) else { return }
+        reader.withLock { readConnection in
+            writer.withLock { db in
+                if Database.reopenIfReadOnly(writer: db, readers: [readConnection]) { try? db.execute(Self.pragmas) }
             }
         }
     }

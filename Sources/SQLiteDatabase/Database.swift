@@ -57,11 +57,20 @@ public final class Database: @unchecked Sendable {
         return (handle, code)
     }
 
+    /// Opens `writer` and `readers` (of one file; the caller holds them) afresh when SQLite opened
+    /// the writer read-only (its folder or file system was): a write may work again now. Returns
+    /// whether it did; then the caller sets its connection pragmas again.
+    public static func reopenIfReadOnly(writer: Database, readers: [Database]) -> Bool {
+        guard writer.isReadOnly, !writer.isInTransaction, !readers.contains(where: \.isInTransaction) else { return false }
+        reopen([writer] + readers)
+        return true
+    }
+
     /// Closes `connections` (of one file), then opens each again. SQLite opens a file it may not
     /// write (a read-only folder or file system) read-only and shares that among a process's
     /// connections to it: only once all of them are closed can one write again. One that cannot
     /// be opened again fails every call (and counts as read-only).
-    public static func reopen(_ connections: [Database]) {
+    private static func reopen(_ connections: [Database]) {
         for connection in connections {
             for statement in connection.statements.values { sqlite3_finalize(statement) }
             connection.statements = [:]

@@ -30,6 +30,7 @@ extension Mounted {
                 let seconds = Self.secondsUntil { Self.shows("New", mount) }
                 #expect(seconds < 8, "groups/New/c/thumbnail.jpg not readable \(seconds) s after room was made")
                 try Self.expectWrittenAndLoggedOnce(mount, log: scratch.path + "/log")
+                try Self.expectRenditionsStoredAgain(mount, log: scratch.path + "/log")
             }
         }
 
@@ -51,6 +52,7 @@ extension Mounted {
                 let seconds = Self.secondsUntil { Self.shows("New", mount) && statErrno(mount.groups / "Live" / "b" / "thumbnail.jpg") == 0 }
                 #expect(seconds < 8, "the new album and photo not shown \(seconds) s after the cache folder was writable again")
                 try Self.expectWrittenAndLoggedOnce(mount, log: scratch.path + "/log")
+                try Self.expectRenditionsStoredAgain(mount, log: scratch.path + "/log")
             }
         }
 
@@ -91,6 +93,16 @@ extension Mounted {
             let start = Date()
             _ = eventually(timeout: 20, interval: 0.1, condition)
             return Date().timeIntervalSince(start)
+        }
+
+        /// The rendition cache, if it could not be opened meanwhile, opens at its next try.
+        private static func expectRenditionsStoredAgain(_ mount: Mount, log: String) throws {
+            sleep(6)  // the cache is tried again every 5 s
+            #expect(statErrno(mount.groups / "Live" / "a" / "fullscreen.jpg") == 0)
+            let stored = eventually(timeout: 10) { (try? mount.stats().cacheBytes) ?? 0 > 0 }
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            let failed = text.range(of: "cannot open the cache"), opened = text.range(of: "the cache opened")
+            #expect(stored && (failed == nil || opened.map { $0.lowerBound > failed!.lowerBound } == true), "the log:\n\(text)")
         }
 
         private static func expectWrittenAndLoggedOnce(_ mount: Mount, log: String) throws {
