@@ -15,38 +15,52 @@ struct CatalogLock {
         var mountpoint: FilePath?
 
         var description: String {
-            guard let mountpoint else { return "another assetfs mount" }
-            return "\(mountpoint)" + (pid.map { " (assetfs pid \($0))" } ?? "")
+            guard let mountpoint else { return "another assetfs mount" + (pid.map { " (pid \($0))" } ?? "") }
+            return "the mount on \(mountpoint)" + (pid.map { " (assetfs pid \($0))" } ?? "")
+        }
+
+        /// Whether its mountpoint is mounted: a daemon that was just unmounted holds the lock
+        /// until it has finished exiting, one starting until it has mounted.
+        var isServing: Bool {
+            guard let mountpoint, let mounted = try? MountTable.mountPoints() else { return false }
+            return mounted.contains(mountpoint)
         }
     }
 
     /// Takes the lock at `path` for the mount on `mountpoint`; throws the refusal, naming the
-    /// mount that holds it, when another holds it. Nil (with a warning) when no lock file can be
-    /// made at all: nothing can be written beside the catalog then.
-    static func take(_ path: FilePath, mountpoint: FilePath, source: String, cache: FilePath) throws(UsageError) -> CatalogLock? {
-        switch attempt(path) {
-        case .taken(let lock):
-            let taken = CatalogLock(lock: lock)
-            taken.recordHolder(mountpoint: mountpoint)
-            return taken
-        case .held(let holder):
-            throw UsageError("SOURCE '\(source)' is already mounted on \(holder.description) with the same cache and catalog "
-                             + "(\(cache)); two mounts of one catalog would not see each other's changes. Use that mount, "
-                             + "unmount it first (fusermount3 -u \(holder.mountpoint?.description ?? "MOUNTPOINT")), or give this "
-                             + "mount a catalog and cache of its own with -o cache=FILE")
-        case .unavailable(let error):
-            Log.warning("\(path): cannot lock the catalog (\(error)); a second mount of it would not be refused")
-            return nil
+    /// mount that holds it, when another holds it (after waiting up to `patience` seconds for a
+    /// holder that is not mounted: `fusermount3 -u` returns before its daemon has exited). Nil
+    /// (with a warning) when no lock file can be made at all: nothing can be written beside the catalog then.
+    static func take(_ path: FilePath, mountpoint: FilePath, cache: FilePath, patience: Double = 30) throws(UsageError) -> CatalogLock? {
+        var waited = 0.0
+        while true {
+            switch attempt(path) {
+            case .taken(let lock):
+                let taken = CatalogLock(lock: lock)
+                taken.recordHolder(mountpoint: mountpoint)
+                return taken
+            case .held(let holder) where holder.isServing || waited >= patience:
+                throw UsageError("the cache and catalog \(cache) are in use by \(holder.description), and two mounts of one catalog "
+                                 + "would not see each other's changes: use that mount, unmount it first (fusermount3 -u "
+                                 + "\(holder.mountpoint?.description ?? "MOUNTPOINT")), or give this mount a cache and catalog of its own with -o cache=FILE")
+            case .held:
+                usleep(50_000)
+                waited += 0.05
+            case .unavailable(let error):
+                Log.warning("\(path): cannot lock the catalog (\(error)); a second mount of it would not be refused")
+                return nil
+            }
         }
     }
 
-    /// The mount holding the lock at `path`, if one does (for the commands that run beside it).
-    static func holder(_ path: FilePath) -> Holder? {
+    /// The mountpoint of the mount holding the lock at `path`, if one does and serves (for the
+    /// commands that run beside it).
+    static func servingMount(_ path: FilePath) -> FilePath? {
         switch attempt(path) {
         case .taken(let lock):
             lock.release()
             return nil
-        case .held(let holder): return holder
+        case .held(let holder): return holder.isServing ? holder.mountpoint : nil
         case .unavailable: return nil
         }
     }

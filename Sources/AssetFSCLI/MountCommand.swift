@@ -46,8 +46,7 @@ struct MountCommand {
         try Self.checkSeparate(source: realSource, mountpoint: mountpoint, cache: cachePath)
         // Held until this process (the daemon, after the fork) ends.
         let realMountpoint = Self.realPath(FilePath(mountpoint))
-        let catalogLock = try CatalogLock.take(configuration.catalogLockPath(for: realSource), mountpoint: realMountpoint,
-                                               source: sourceArgument, cache: cachePath)
+        let catalogLock = try CatalogLock.take(configuration.catalogLockPath(for: realSource), mountpoint: realMountpoint, cache: cachePath)
         // Both SQLite files are opened on first use, in the process that serves the mount: never
         // before fuse_daemonize forks.
         let fileSystem = AssetFileSystem(source: realSource, options: configuration.mount,

@@ -26,10 +26,7 @@ struct WarmCommand {
     func run() throws(UsageError) -> Int32 {
         let realSource = MountCommand.realPath(source)
         // One process keeps a catalog: beside its mount, warm goes through the mount.
-        if let mount = CatalogLock.holder(configuration.catalogLockPath(for: realSource)) {
-            guard let mountpoint = mount.mountpoint else {
-                throw UsageError("SOURCE '\(source)' is mounted by \(mount.description) with this cache; warm it by reading through that mount, or give warm -o cache=FILE of its own")
-            }
+        if let mountpoint = CatalogLock.servingMount(configuration.catalogLockPath(for: realSource)) {
             return try WarmThroughMount(mountpoint: mountpoint, fullscreen: fullscreen).run()
         }
         let store: RenditionStore

@@ -16,7 +16,7 @@ extension Mounted {
                     Issue.record("a second mount of the same catalog was accepted")
                 } catch {
                     let message = "\(error)"
-                    #expect(message.contains("exited 2") && message.contains("already mounted on \(scratch.mountpoint) (assetfs pid ")
+                    #expect(message.contains("exited 2") && message.contains("in use by the mount on \(scratch.mountpoint) (assetfs pid ")
                             && message.contains("-o cache=FILE"), "\(message)")
                 }
                 #expect(!Mount.isMounted(second))
@@ -25,6 +25,19 @@ extension Mounted {
                 let own = try scratch.adopt(point: second, command: AssetFS.binary,
                                             arguments: ["-o", "cache=\(scratch.path)/other.sqlite", scratch.source, second])
                 #expect(RawFiles.names(in: own.groups)?.map(\.text) == ["Family", "Holiday"])
+            }
+        }
+
+        /// `fusermount3 -u` returns before the daemon has exited (and let go of the lock): a mount
+        /// right after it waits for that instead of being refused.
+        @Test func aMountRightAfterAnUnmountWaitsForTheOldDaemon() throws {
+            try withScratch(.small) { scratch in
+                for _ in 0..<5 {
+                    let mount = try scratch.mount()
+                    _ = RawFiles.read(mount.groups / "Holiday" / "beach" / "thumbnail.jpg")
+                    let unmounted = Command.run("fusermount3", ["-u", scratch.mountpoint])
+                    #expect(unmounted.status == 0, "\(unmounted.err)")
+                }
             }
         }
 
