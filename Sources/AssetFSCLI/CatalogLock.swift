@@ -40,7 +40,8 @@ struct CatalogLock {
                 taken.recordHolder(mountpoint: mountpoint)
                 return taken
             case .held(let holder) where holder.isServing || waited >= patience:
-                throw UsageError("the cache and catalog \(cache) are in use by \(holder.description), and two mounts of one catalog "
+                let exiting = holder.isServing ? "" : " (not mounted, yet still running after \(Int(patience)) s: are files of it still open?)"
+                throw UsageError("the cache and catalog \(cache) are in use by \(holder.description)\(exiting), and two mounts of one catalog "
                                  + "would not see each other's changes: use that mount, unmount it first (fusermount3 -u "
                                  + "\(holder.mountpoint?.description ?? "MOUNTPOINT")), or give this mount a cache and catalog of its own with -o cache=FILE")
             case .held:
