@@ -37,8 +37,9 @@ enum Help {
         first; later ones serve the stored tree at once).
 
         One mount per cache: a second mount of SOURCE with the same cache is refused, naming the
-        first (give it -o cache=FILE of its own). Beside a mount, warm reads every rendition through
-        it (the mount renders each once); cache stats|check|prune|clear and skipped run as usual.
+        first (give it -o cache=FILE of its own). Beside a mount, warm renders into the cache they
+        share but never scans the catalog the mount keeps (refused while the mount has not written a
+        whole scan of it); cache stats|check|prune|clear and skipped run as usual.
 
         options:
           -f                     stay in the foreground (log to stderr)

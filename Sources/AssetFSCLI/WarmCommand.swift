@@ -25,10 +25,6 @@ struct WarmCommand {
 
     func run() throws(UsageError) -> Int32 {
         let realSource = MountCommand.realPath(source)
-        // One process keeps a catalog: beside its mount, warm goes through the mount.
-        if let mountpoint = CatalogLock.servingMount(configuration.catalogLockPath(for: realSource)) {
-            return try WarmThroughMount(mountpoint: mountpoint, fullscreen: fullscreen).run()
-        }
         let store: RenditionStore
         do { store = try configuration.openStore(for: realSource) } catch {
             throw UsageError("\(configuration.cachePath(for: realSource)): cannot open the cache: \(error)")
@@ -37,11 +33,16 @@ struct WarmCommand {
                                          catalog: configuration.catalogOpener(for: realSource),
                                          renderer: configuration.renderer,
                                          renderThreads: ProcessEnvironment.processorCount)
-        // The same catalog a mount uses. Scanned here only if no mount ever did: a running mount
-        // keeps it up to date and tells its kernel what changed, which it could not do for
-        // changes this process applied first.
-        if !fileSystem.catalog.isComplete, !fileSystem.synchronize(.everything) {
-            throw UsageError("SOURCE '\(source)': cannot be read")
+        // The same catalog a mount uses, only read here: a mount keeps it up to date and tells its
+        // kernel what changed, which it could not do for changes this process made. So it is
+        // scanned here only if no mount ever did, and never while one holds it (`CatalogLock`).
+        if !fileSystem.catalog.isComplete {
+            if let mountpoint = CatalogLock.servingMount(configuration.catalogLockPath(for: realSource)) {
+                throw UsageError("SOURCE '\(source)' is mounted on \(mountpoint) with this cache, and that mount has not yet written "
+                                 + "a whole scan of it to the catalog it keeps: run warm once it has (assetfs stats \(mountpoint) says "
+                                 + "catalog complete 1), or give warm a cache and catalog of its own with -o cache=FILE")
+            }
+            guard fileSystem.synchronize(.everything) else { throw UsageError("SOURCE '\(source)': cannot be read") }
         }
         let specs = [configuration.mount.thumbnail] + (fullscreen ? [configuration.mount.fullscreen] : [])
         let photos = fileSystem.catalog.allPhotos()

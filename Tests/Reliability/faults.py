@@ -168,8 +168,7 @@ def full_disk(checks):
 
 
 def warm_beside_mount(checks):
-    """`assetfs warm` beside a mount on its cache: warm reads through the mount (one process keeps
-    the catalog and renders), both finish, nothing is 'locked'."""
+    """`assetfs warm` and a mount on one cache at once: both finish, nothing is 'locked'."""
     scratch = Scratch("warm")
     problems = []
     try:
@@ -186,8 +185,6 @@ def warm_beside_mount(checks):
             output = warm.communicate(timeout=600)[0].decode()
             if warm.returncode != 0:
                 problems.append(f"warm failed: {output[-500:]}")
-            if f"through the mount on {mountpoint}" not in output:
-                problems.append(f"warm did not go through the mount: {output[-500:]}")
             for text in (output, mount.read_log()):
                 if "locked" in text:
                     problems.append("database is locked: " + text[-300:])
