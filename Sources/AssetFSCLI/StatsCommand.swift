@@ -17,7 +17,7 @@ enum StatsCommand {
     }
 
     /// The fields of the attribute's flat JSON object, in its order: numbers as written, strings
-    /// (the last catalog error) decoded.
+    /// (the last catalog error) decoded, "none" when empty.
     static func fields(_ json: String) -> [(key: String, value: String)] {
         var result: [(key: String, value: String)] = []
         let scanner = Scanner(string: json)
@@ -25,7 +25,7 @@ enum StatsCommand {
         _ = scanner.scanString("{")
         while let key = scanString(scanner), scanner.scanString(":") != nil {
             if let text = scanString(scanner) {
-                result.append((key, text))
+                result.append((key, text.isEmpty ? "none" : text))
             } else if let number = scanner.scanUpToCharacters(from: CharacterSet(charactersIn: ",}")) {
                 result.append((key, number))
             }

@@ -38,7 +38,9 @@ extension Mounted {
             try withCacheFileSystem(size: "10m") { scratch, cacheFolder, mountWithCache in
                 let first = try mountWithCache()  // makes the catalog
                 first.unmount()
-                #expect(Command.run("mount", ["-o", "remount,ro", cacheFolder]).status == 0)
+                // Busy until the daemon has closed its files (it may still be exiting).
+                let readOnly = eventually(timeout: 30) { Command.run("mount", ["-o", "remount,ro", cacheFolder]).status == 0 }
+                #expect(readOnly)
                 let mount = try mountWithCache()
 
                 try Self.addAlbum("New", to: scratch)
