@@ -13,6 +13,7 @@ import bad_input  # noqa: E402
 import catalog  # noqa: E402
 import faults  # noqa: E402
 import load  # noqa: E402
+import mounts  # noqa: E402
 import network  # noqa: E402
 import readme  # noqa: E402
 import security  # noqa: E402
@@ -25,6 +26,7 @@ CHECKS = {
     "damaged-cache": faults.damaged_cache,
     "full-disk": faults.full_disk,
     "warm-beside-mount": faults.warm_beside_mount,
+    "two-mounts": mounts.two_mounts,
     "source-rewritten": faults.source_rewritten_while_read,
     "open-files-keep-their-version": trust.open_files_keep_their_version,
     "read-errors-mid-decode": faults.read_errors_mid_decode,
