@@ -69,7 +69,8 @@ extension Mounted {
                 var mounts: [Mount] = []
                 defer {
                     for mount in mounts { mount.unmount() }
-                    Command.run("umount", [cacheFolder])
+                    // Busy until the daemons have closed their files; lazily unmounted at worst.
+                    if !eventually(timeout: 30, { Command.run("umount", [cacheFolder]).status == 0 }) { Command.run("umount", ["-l", cacheFolder]) }
                 }
                 try body(scratch, cacheFolder) {
                     let mount = try scratch.adopt(point: scratch.mountpoint, command: AssetFS.binary, arguments: [
