@@ -5,9 +5,9 @@ import RenditionsKernels
 /// vertical filter still needs are kept (a ring of `widestSpan` rows). Memory is the output
 /// plus that ring, whatever the input's size.
 ///
-/// The two loops checked arithmetic slows down (the horizontal pass and the rounding to bytes)
-/// are in `RenditionsKernels`, built -Ounchecked; they trust the sizes and filter taps this
-/// checked code hands them, which `init` validates.
+/// The two passes (horizontal, and vertical with the rounding to bytes) are in
+/// `RenditionsKernels`, built -Ounchecked and vectorised; they trust the sizes and filter taps
+/// this checked code hands them, which `init` validates.
 struct StreamingResampler {
     let inputSize: PixelSize
     let outputSize: PixelSize
@@ -39,10 +39,12 @@ struct StreamingResampler {
         defer { ring.deallocate() }
         let input = UnsafeMutablePointer<UInt8>.allocate(capacity: inputSize.width * c)
         defer { input.deallocate() }
-        let accumulator = UnsafeMutablePointer<Float>.allocate(capacity: outRowLength)
-        defer { accumulator.deallocate() }
-        let samples = UnsafeMutablePointer<Float>.allocate(capacity: inputSize.width * c)
+        let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.maxTaps)
+        defer { taps.deallocate() }
+        // One sample more than a row: the horizontal kernel reads RGB as 4-lane vectors.
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: inputSize.width * c + 1)
         defer { samples.deallocate() }
+        samples[inputSize.width * c] = 0
 
         var rowsRead = 0
         var lastGood = -1
@@ -62,15 +64,11 @@ struct StreamingResampler {
                 }
                 rowsRead += 1
             }
-            accumulator.update(repeating: 0, count: outRowLength)
+            for k in 0..<count { taps[k] = UnsafePointer(ring + ((start + k) % ringRows) * outRowLength) }
             vertical.weights.withUnsafeBufferPointer { w in
-                for k in 0..<count {
-                    let weight = w[y * vertical.maxTaps + k]
-                    let row = ring + ((start + k) % ringRows) * outRowLength
-                    for i in 0..<outRowLength { accumulator[i] += weight * row[i] }
-                }
+                resampleColumns(taps, weights: w.baseAddress! + y * vertical.maxTaps, count: count, length: outRowLength,
+                                into: output + y * outRowLength)
             }
-            quantize(accumulator, into: output + y * outRowLength, count: outRowLength)
         }
     }
 
