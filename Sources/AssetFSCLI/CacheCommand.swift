@@ -22,10 +22,14 @@ struct CacheCommand {
     func run() throws(UsageError) -> Int32 {
         let realSource = (try? source.resolved()) ?? source
         let path = configuration.cachePath(for: realSource)
-        // Opening would create an empty cache and report on it: say there is none instead.
+        // Opening would create an empty cache and report on it: say there is none instead. Clearing
+        // or pruning what is not there has nothing to do, and is no error.
         guard (try? FileStatus(path: path)) != nil else {
             let sudo = getenv("SUDO_USER") != nil ? " (under sudo the default cache is root's: run it as the user who mounts, or name the file with -o cache=FILE)" : ""
-            throw UsageError("no cache for SOURCE '\(source)' at \(path): it has not been mounted or warmed with these options\(sudo)")
+            let none = "no cache for SOURCE '\(source)' at \(path): it has not been mounted or warmed with these options\(sudo)"
+            guard action == "clear" || action == "prune" else { throw UsageError(none) }
+            print("\(none); nothing to \(action)")
+            return 0
         }
         do {
             let store = try configuration.openStore(for: realSource)

@@ -119,6 +119,11 @@ extension Mounted {
                     #expect(result.status != 0 && result.err.contains("no cache"), "cache \(action): \(result.status) \(result.out) \(result.err)")
                     #expect(access(scratch.cache, F_OK) != 0, "cache \(action) created \(scratch.cache)")
                 }
+                for action in ["clear", "prune"] {  // nothing to do, and no error
+                    let result = AssetFS.run(["cache", action, "-o", "cache=\(scratch.cache)", scratch.source], timeout: 60)
+                    #expect(result.status == 0 && result.out.contains("nothing to \(action)"), "cache \(action): \(result.status) \(result.out) \(result.err)")
+                    #expect(access(scratch.cache, F_OK) != 0, "cache \(action) created \(scratch.cache)")
+                }
             }
         }
     }
