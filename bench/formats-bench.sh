@@ -37,7 +37,7 @@ done
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 # A copy: another build of this tree during the run cannot swap the binary under it.
-(cd "$ROOT" && swift build --product assetfs -c release >/dev/null)
+(cd "$ROOT" && swift build --product assetfs -c release --static-swift-stdlib >/dev/null)
 cp "$ROOT/.build/release/assetfs" "$WORK/assetfs"
 ASSETFS="$WORK/assetfs"
 FIX="$ROOT/Tests/Fixtures"

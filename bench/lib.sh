@@ -9,7 +9,7 @@ build_release_copy() {
     BIN="$OUT/assetfs"
     if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
         for attempt in 1 2 3 4 5 6; do
-            if swift build -c release --scratch-path "$scratch" >"$OUT/build.log" 2>&1; then built=1; break; fi
+            if swift build -c release --static-swift-stdlib --scratch-path "$scratch" >"$OUT/build.log" 2>&1; then built=1; break; fi
             log "swift build -c release failed (attempt $attempt; the tree may be mid-edit), retrying in 30 s"
             sleep 30
         done

@@ -87,7 +87,7 @@ if [[ ${BENCH_SKIP_BUILD:-0} != 1 ]]; then
     built=0
     for attempt in 1 2 3 4 5; do
         # Others edit Sources/ while this runs: a failed build is retried after a pause.
-        if swift build -c release >"$OUT/build.log" 2>&1; then built=1; break; fi
+        if swift build -c release --static-swift-stdlib >"$OUT/build.log" 2>&1; then built=1; break; fi
         log "build attempt $attempt failed (tail of bench/out/render/build.log below); retrying in 30 s"
         tail -n 5 "$OUT/build.log" >&2
         sleep 30
