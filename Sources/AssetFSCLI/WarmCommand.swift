@@ -8,8 +8,9 @@ import RenditionCache
 import Renditions
 import Synchronization
 
-/// `assetfs warm [--fullscreen] [-o OPTS] SOURCE`: renders every thumbnail (and fullscreen) into
-/// the cache a mount of SOURCE with the same options uses, on all cores, with progress.
+/// `assetfs warm [--fullscreen] [-o OPTS] SOURCE`: brings the catalog up to date with SOURCE
+/// (unless a mount keeps it), then renders every thumbnail (and fullscreen) into the cache a mount
+/// of SOURCE with the same options uses, on all cores, with progress.
 struct WarmCommand {
     let configuration: Configuration
     let source: FilePath
@@ -33,16 +34,20 @@ struct WarmCommand {
                                          catalog: configuration.catalogOpener(for: realSource),
                                          renderer: configuration.renderer,
                                          renderThreads: ProcessEnvironment.processorCount)
-        // The same catalog a mount uses, only read here: a mount keeps it up to date and tells its
-        // kernel what changed, which it could not do for changes this process made. So it is
-        // scanned here only if no mount ever did, and never while one holds it (`CatalogLock`).
-        if !fileSystem.catalog.isComplete {
-            if let mountpoint = CatalogLock.servingMount(configuration.catalogLockPath(for: realSource)) {
+        // The same catalog a mount uses. While a mount holds it (`CatalogLock`) it is only read
+        // here: the mount keeps it in step with SOURCE and tells its own kernel what changed, which
+        // this process could not. Otherwise it is brought up to date first, by the check a remount
+        // makes (every folder read again, photos unchanged not opened), so new photos are warmed too.
+        if let mountpoint = CatalogLock.servingMount(configuration.catalogLockPath(for: realSource)) {
+            guard fileSystem.catalog.isComplete else {
                 throw UsageError("SOURCE '\(source)' is mounted on \(mountpoint) with this cache, and that mount has not yet written "
                                  + "a whole scan of it to the catalog it keeps: run warm once it has (assetfs stats \(mountpoint) says "
                                  + "catalog complete 1), or give warm a cache and catalog of its own with -o cache=FILE")
             }
-            guard fileSystem.synchronize(.everything) else { throw UsageError("SOURCE '\(source)': cannot be read") }
+        } else {
+            let progress = ScanProgress(enabled: isatty(2) != 0)
+            defer { progress.finish() }
+            guard fileSystem.synchronize(.everything, progress: progress.update) else { throw UsageError("SOURCE '\(source)': cannot be read") }
         }
         let specs = [configuration.mount.thumbnail] + (fullscreen ? [configuration.mount.fullscreen] : [])
         let photos = fileSystem.catalog.allPhotos()

@@ -34,6 +34,26 @@ extension Mounted {
             }
         }
     
+        /// `warm` of a SOURCE changed since its last mount brings the catalog up to date first: the
+        /// photos added meanwhile are warmed too, and the next mount renders none of them.
+        @Test func warmSeesPhotosAddedSinceTheLastMount() throws {
+            try withScratch(.small, changesSource: true) { scratch in
+                try scratch.mount().unmount()
+                let added = (1...8).map { "Holiday/new\($0).jpg" }
+                for (index, name) in added.enumerated() {
+                    var bytes = try TestData.contents("cameras/Nikon_D5000.jpg")
+                    bytes += Array("\(index)".utf8)  // after the JPEG's end: each file its own photo
+                    try RawFiles.write(bytes, to: Array((scratch.source + "/" + name).utf8))
+                }
+                let warm = AssetFS.run(["warm", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 300)
+                #expect(warm.status == 0 && warm.out.hasSuffix("(11 renditions of 11 photos)\n"), "warm: \(warm.out) \(warm.err)")
+                let mount = try scratch.mount()
+                for index in 1...8 { #expect((try? RawFiles.read(mount.groups / "Holiday" / "new\(index)" / "thumbnail.jpg").get()) != nil) }
+                let stats = try mount.stats()
+                #expect(stats.renders == 0, "the next mount rendered what warm should have: \(stats)")
+            }
+        }
+
         /// A photo that failed to render is not tried again on the next mount: the cache keeps the failure.
         @Test func failuresAreRememberedAcrossRemounts() throws {
             let library = Library(sourceName: "Photos", albums: [
