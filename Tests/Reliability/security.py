@@ -43,8 +43,10 @@ def symlinks(checks):
         os.symlink(root, os.path.join(source, "Loop"))
         os.symlink(os.path.join(outside, "s.jpg"), os.path.join(source, "linked.jpg"))
         mountpoint = scratch.sub("mnt")
+        # A catalog of its own per option: a remount serves the stored tree (of the other option)
+        # until its check has read SOURCE again.
         for options, expected in (("", ["In"]), (",follow_symlinks", ["In", "Out"])):
-            mount = Mount(root, mountpoint, f"cache={scratch.path}/c.sqlite{options}")
+            mount = Mount(root, mountpoint, f"cache={scratch.path}/c{options.replace(',', '-')}.sqlite{options}")
             try:
                 albums = sorted(os.listdir(os.path.join(mountpoint, "groups")))
                 assets = sorted(os.listdir(os.path.join(mountpoint, "groups", "In")))
