@@ -185,10 +185,14 @@ extension MountCommand {
     /// the kernel answers it from attributes cached while the daemon lived. `statfs` always goes
     /// to the daemon, and fails with ENOTCONN once it is gone.
     static func isDeadMount(_ path: FilePath) -> Bool {
-        guard let root = try? FileDescriptor.openPath(path) else { return false }
-        defer { root.close() }
-        do { try root.checkFileSystem() } catch { return error == .notConnected }
-        return false
+        do {
+            let root = try FileDescriptor.openPath(path)
+            defer { root.close() }
+            try root.checkFileSystem()
+            return false
+        } catch {
+            return error == .notConnected
+        }
     }
 
     static func deadMount(_ mountpoint: String) -> UsageError {
