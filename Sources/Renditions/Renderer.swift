@@ -263,8 +263,9 @@ public struct Renderer: Sendable {
         guard bytes > 0 else { return nil }
         do {
             return try budget.reserve(bytes, wait: limits.waitForMemory)
-        } catch .exceedsCapacity {
-            throw RenditionError(.overMemoryBudget, path: name, reason: "\(what) needs \(bytes >> 20) MiB, the budget is \(budget.capacity >> 20) MiB")
+        } catch .overCeiling {
+            throw RenditionError(.overMemoryBudget, path: name,
+                                 reason: "\(what) needs \(bytes >> 20) MiB; this machine allows one render \(budget.ceiling >> 20) MiB (half its memory)")
         } catch {
             throw RenditionError(.overMemoryBudget, path: name, reason: "\(what) needs \(bytes >> 20) MiB and other renders hold the budget")
         }

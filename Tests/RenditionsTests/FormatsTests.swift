@@ -206,11 +206,22 @@ import PhotoSource
         #expect(a.jpeg == b.jpeg)
     }
 
-    @Test func overTheBudgetAHEIFDecodeFailsCleanly() throws {
-        let renderer = Renderer(budget: MemoryBudget(bytes: 32 << 20))
+    /// The decode budget throttles (issue 18): a HEIF that needs more than the whole budget runs
+    /// alone, also in a one-shot renderer (`assetfs render`); only past the ceiling is it refused.
+    @Test func aHEIFDecodeOverTheBudgetRunsAloneAndOverTheCeilingFailsCleanly() throws {
         let path = TestData.filePath("formats/iPhone_XR_irot.heic")
-        #expect(throws: RenditionError.self) { try renderer.render(path, spec: RenditionSpec(longestSide: 1920)) }
-        do { _ = try renderer.render(path, spec: RenditionSpec(longestSide: 1920)) } catch { #expect(error.kind == .overMemoryBudget) }
+        let budget = MemoryBudget(bytes: 32 << 20)
+        let rendition = try Renderer(budget: budget).render(path, spec: RenditionSpec(longestSide: 1920))
+        #expect(max(rendition.size.width, rendition.size.height) == 1920)
+        #expect(budget.unused == budget.capacity)
+        let small = Renderer(budget: MemoryBudget(bytes: 16 << 20, ceiling: 32 << 20))
+        do {
+            _ = try small.render(path, spec: RenditionSpec(longestSide: 1920))
+            Issue.record("rendered over the ceiling")
+        } catch {
+            #expect(error.kind == .overMemoryBudget)
+            #expect(error.reason.contains("32 MiB"), "\(error)")
+        }
     }
 
     @Test func aHEIFThumbnailItemIsUsedWhenLargeEnough() throws {
