@@ -176,7 +176,7 @@ public struct Renderer: Sendable {
         } catch {
             // A RAW LibRaw refuses may still hold a preview JPEG, found without LibRaw.
             guard error.kind != .unreadable else { throw error }
-            if let preview = CR3Preview.find(in: file) {
+            if let preview = CR3Preview.find(in: file) ?? CIFFPreview.find(in: file) {
                 return try renderJPEG(inMemory: preview.jpeg, spec: spec, name: name, orientation: preview.orientation)
             }
             if let rendition = try renderLargestTIFFPreview(file, spec: spec, name: name) { return rendition }
@@ -221,6 +221,10 @@ public struct Renderer: Sendable {
         } catch {
             // A smaller preview beats nothing when it is a real picture, not a placeholder of a few pixels.
             if let rendition = try? renderPreview(atLeast: 160) { return rendition }
+            // A CRW's thumbnail record, which LibRaw does not offer.
+            if let preview = CIFFPreview.find(in: file) {
+                return try renderJPEG(inMemory: preview.jpeg, spec: spec, name: name, orientation: raw.orientation)
+            }
             throw error
         }
     }
