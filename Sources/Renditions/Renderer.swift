@@ -229,7 +229,7 @@ public struct Renderer: Sendable {
             if let rendition = try? renderPreview(atLeast: 160) { return rendition }
             // A CRW's thumbnail record, which LibRaw does not offer.
             if let preview = CIFFPreview.find(in: file) {
-                return try renderJPEG(inMemory: preview.jpeg, spec: spec, name: name, orientation: raw.orientation)
+                return try renderJPEG(inMemory: preview.jpeg, spec: spec, name: name, orientation: raw.orientation, colour: raw.previewColour)
             }
             throw error
         }
