@@ -17,6 +17,13 @@
 #               JpgFromRaw exiftool replaced by the 12 MP jpeg above: no fixture has a full-size preview.
 #               Its anchor: LibRaw's simple_dcraw -e (extracts the preview, as assetfs does through LibRaw)
 #               then vipsthumbnail on the extracted JPEG, in one sh -c (vipsthumbnail reads no RAW).
+#   heif-33mp, heif-45mp, heif-61mp  big single-image 10-bit HEVC HEIFs as cameras write them (Sony
+#               alpha 7 IV 4672x7008 .HIF, Canon EOS R5 8192x5464, Sony alpha 7R V 9504x6336; no grid,
+#               no thumbnail item, untagged): genphoto.py's picture at that size as a 16-bit PNG, then
+#               heif-enc -b 10 -q 90 (x265, 1-2 min each). Issue 18: these were refused over the
+#               decode budget.
+#
+#   FORMATS="heif-33mp heif-61mp" bench/formats-bench.sh   # only those rows, and no mixed-folder run
 #
 # Reference for PSNR: ImageMagick (Q16) of the full decode (heif-convert for HEIF/AVIF, the extracted
 # preview for the RAW), converted to sRGB with /usr/share/color/icc/sRGB.icc where the source has a
@@ -60,14 +67,24 @@ if ! (cd "$CORPUS" && ls "${CORPUS_FILES[@]}" >/dev/null 2>&1); then
     mv "$CORPUS/raw.nef" "$CORPUS/photo.nef"
     rm "$CORPUS/xr.png"
 fi
+declare -A BIG_HEIF=([33]=4672x7008 [45]=8192x5464 [61]=9504x6336)
+for mp in "${!BIG_HEIF[@]}"; do
+    [ -f "$CORPUS/photo-${mp}mp.hif" ] && continue
+    echo "formats-bench: making $CORPUS/photo-${mp}mp.hif" >&2
+    size=${BIG_HEIF[$mp]}
+    python3 "$ROOT/bench/genphoto.py" "${size%x*}" "${size#*x}" "$mp" --png16 >"$CORPUS/photo-${mp}mp.png"
+    heif-enc -b 10 -q 90 "$CORPUS/photo-${mp}mp.png" -o "$CORPUS/photo-${mp}mp.hif" >/dev/null
+    rm "$CORPUS/photo-${mp}mp.png"
+done
 
 declare -A SOURCE=(
     [heic-thumb]="$FIX/formats/iPhone7_P3_thumb.heic" [heic]="$FIX/formats/iPhone_XR_irot.heic"
     [avif]="$CORPUS/photo.avif" [avif-20mp]="$FIX/formats/Canon_70D_8bit.avif"
     [png]="$CORPUS/photo.png" [webp]="$CORPUS/photo.webp" [tiff]="$CORPUS/photo.tiff" [jpeg]="$CORPUS/photo.jpg"
     [raw]="$CORPUS/photo.nef"
+    [heif-33mp]="$CORPUS/photo-33mp.hif" [heif-45mp]="$CORPUS/photo-45mp.hif" [heif-61mp]="$CORPUS/photo-61mp.hif"
 )
-ORDER=(heic-thumb heic avif avif-20mp png webp tiff jpeg raw)
+read -r -a ORDER <<<"${FORMATS:-heic-thumb heic avif avif-20mp png webp tiff jpeg raw heif-33mp heif-45mp heif-61mp}"
 
 # The anchor's command for SOURCE at SIZE into OUTPUT, in ANCHOR. Only the sources with an ICC
 # profile (the HEICs) are exported to sRGB by vips: on an untagged source --export-profile made
@@ -86,7 +103,7 @@ reference_full() {  # KEY -> path
     local key=$1 src=${SOURCE[$1]} out="$WORK/$1.ref.png"
     if [ ! -f "$out" ]; then
         case "$src" in
-            *.heic|*.avif) heif-convert "$src" "$WORK/$1.heif.png" >/dev/null
+            *.heic|*.avif|*.hif) heif-convert "$src" "$WORK/$1.heif.png" >/dev/null
                            convert "$WORK/$1.heif.png" -profile "$SRGB" -depth 16 "$out" ;;
             *.nef) simple_dcraw -e "$src" >/dev/null
                    convert "$src.thumb.jpg" -auto-orient -profile "$SRGB" -depth 16 "$out" ;;
@@ -135,6 +152,7 @@ for key in "${ORDER[@]}"; do
 done
 echo "time and RSS columns at the right: ours / vipsthumbnail (below 1 = ours faster or lighter); dPSNR: ours - vips in dB"
 echo "raw: the anchor is simple_dcraw -e + vipsthumbnail of the extracted preview (see the header)"
+[ -z "${FORMATS:-}" ] || exit 0
 
 # A mixed folder in the research library's proportions (JPEG 55 %, HEIC 39 %, PNG 6 %: 10, 7 and 1
 # of 18 photos; the HEICs alternate with and without a thumbnail item), each photo made into a

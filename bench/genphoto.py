@@ -2,6 +2,7 @@
 """Writes a deterministic photo-like picture as a binary PPM (P6) to stdout, in strips.
 
 usage: genphoto.py WIDTH HEIGHT SEED | cjpeg -quality 90 -outfile photo.jpg
+       genphoto.py WIDTH HEIGHT SEED --png16 > photo.png    # 16-bit PNG (for 10-bit HEIFs)
 
 "Photo-like" means what a downscaler meets in real photos, at any size:
   * smooth 1/f-ish colour fields (fractal value noise, computed on a 1/8-size grid and
@@ -99,18 +100,47 @@ def main():
             shapes.append(("grating", cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2, colour,
                            max(period, 2.2), angle, rng.uniform(40, 90)))
 
+    def strips():
+        col_index = np.arange(width) % tw
+        for row0 in range(0, height, STRIP):
+            rows = min(STRIP, height - row0)
+            strip = upsample(base, rows, width, step, row0)
+            detail_rows = tile[np.arange(row0, row0 + rows) % th]
+            strip += np.take(detail_rows, col_index, axis=1)
+            for shape in shapes:
+                paint(strip, row0, rows, width, shape)
+            yield np.clip(strip, 0, 255, out=strip)
+
     out = sys.stdout.buffer
+    if sys.argv[4:] == ["--png16"]:
+        write_png16(out, width, height, strips())
+        return
     out.write(b"P6\n%d %d\n255\n" % (width, height))
-    col_index = np.arange(width) % tw
-    for row0 in range(0, height, STRIP):
-        rows = min(STRIP, height - row0)
-        strip = upsample(base, rows, width, step, row0)
-        detail_rows = tile[np.arange(row0, row0 + rows) % th]
-        strip += np.take(detail_rows, col_index, axis=1)
-        for shape in shapes:
-            paint(strip, row0, rows, width, shape)
-        np.clip(strip, 0, 255, out=strip)
+    for strip in strips():
         out.write((strip + 0.5).astype(np.uint8).tobytes())
+
+
+def write_png16(out, width, height, strips):
+    """A 16-bit RGB PNG of float strips (0-255), written as they come: the picture's values
+    between the 8-bit steps are kept, so a 10-bit encoder has real 10-bit content to code."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        out.write(struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data)))
+
+    out.write(b"\x89PNG\r\n\x1a\n")
+    chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 16, 2, 0, 0, 0))
+    compressor = zlib.compressobj(6)
+    for strip in strips:
+        samples = (strip * 257 + 0.5).astype(">u2").reshape(strip.shape[0], width * 3)
+        rows = np.zeros((strip.shape[0], 1 + width * 6), np.uint8)  # filter byte 0: none
+        rows[:, 1:] = samples.view(np.uint8)
+        data = compressor.compress(rows.tobytes())
+        if data:
+            chunk(b"IDAT", data)
+    chunk(b"IDAT", compressor.flush())
+    chunk(b"IEND", b"")
 
 
 def paint(strip, row0, rows, width, shape):

@@ -53,7 +53,7 @@ enum Help {
              cache_size=SIZE     cache size cap, e.g. 512M, 2G (default 1G; least recently used go first)
              decode_memory=SIZE  memory the renders running at once may hold for whole-image decodes
                                  (progressive JPEG, HEIC/AVIF, interlaced PNG); a photo that alone needs
-                                 more shows as broken (default 512M, or a quarter of the RAM below 2G)
+                                 more waits to run alone (default 512M, or a quarter of the RAM below 2G)
              thumbnail_size=N    longest side of thumbnail.jpg (default 256)
              fullscreen_size=N   longest side of fullscreen.jpg (default 1920)
              quality=Q           JPEG quality of renditions, 1-100 (default 85)

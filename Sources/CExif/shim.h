@@ -12,6 +12,19 @@ static inline int cexif_orientation(ExifData *data) {
     return exif_get_short(e->data, exif_data_get_byte_order(data));
 }
 
+/* Whether the EXIF says Adobe RGB: ColorSpace 2, or 0xFFFF (uncalibrated) with the interoperability
+   index "R03" (DCF's option file). */
+static inline int cexif_is_adobe_rgb(ExifData *data) {
+    if (!data || !data->ifd[EXIF_IFD_EXIF]) return 0;
+    ExifEntry *space = exif_content_get_entry(data->ifd[EXIF_IFD_EXIF], EXIF_TAG_COLOR_SPACE);
+    if (!space || space->format != EXIF_FORMAT_SHORT || !space->data || space->size < 2) return 0;
+    int value = exif_get_short(space->data, exif_data_get_byte_order(data));
+    if (value == 2) return 1;
+    if (value != 0xFFFF || !data->ifd[EXIF_IFD_INTEROPERABILITY]) return 0;
+    ExifEntry *index = exif_content_get_entry(data->ifd[EXIF_IFD_INTEROPERABILITY], EXIF_TAG_INTEROPERABILITY_INDEX);
+    return index && index->data && index->size >= 3 && index->data[0] == 'R' && index->data[1] == '0' && index->data[2] == '3';
+}
+
 /* The entry `tag` of IFD `ifd`, or NULL (the IFD array is a C array, awkward from Swift). */
 static inline ExifEntry *cexif_entry(ExifData *data, int ifd, int tag) {
     if (!data || ifd < 0 || ifd >= EXIF_IFD_COUNT || !data->ifd[ifd]) return NULL;

@@ -13,8 +13,8 @@ struct aheif_decoder {
     struct heif_context *context;
     struct heif_image_handle *primary, *thumbnail;
     struct heif_image *image;
-    uint8_t *icc;
-    size_t icc_length;
+    uint8_t *icc[2];     /* the primary image's, the thumbnail item's */
+    size_t icc_length[2];
     char message[256];
     int read_errno; /* a failed pread: the file, not its content, is at fault */
     struct aheif_rows *rows;
@@ -89,12 +89,39 @@ void aheif_decoder_free(aheif_decoder *d) {
     if (d->thumbnail) heif_image_handle_release(d->thumbnail);
     if (d->primary) heif_image_handle_release(d->primary);
     if (d->context) heif_context_free(d->context);
-    free(d->icc);
+    free(d->icc[0]);
+    free(d->icc[1]);
     free(d->rows);
     free(d);
 }
 
 const char *aheif_error(const aheif_decoder *d) { return d->message; }
+
+/* The colour information `handle` carries itself: its ICC profile (kept in *icc), else its nclx. */
+static void read_colour(struct heif_image_handle *handle, uint8_t **icc, size_t *icc_length, aheif_colour *out) {
+    size_t size = heif_image_handle_get_raw_color_profile_size(handle);
+    if (size > 0 && size < (64u << 20)) {
+        *icc = malloc(size);
+        if (*icc && heif_image_handle_get_raw_color_profile(handle, *icc).code == heif_error_Ok) {
+            *icc_length = size;
+            out->kind = AHEIF_COLOUR_ICC;
+            return;
+        }
+    }
+    /* Freed whatever the answer: libheif 1.15 can allocate the profile and still fail. */
+    struct heif_color_profile_nclx *nclx = NULL;
+    struct heif_error got = heif_image_handle_get_nclx_color_profile(handle, &nclx);
+    if (got.code != heif_error_Ok && nclx) { heif_nclx_color_profile_free(nclx); nclx = NULL; }
+    if (!nclx) return;
+    out->kind = AHEIF_COLOUR_NCLX;
+    out->primaries = nclx->color_primaries;
+    out->transfer = nclx->transfer_characteristics;
+    out->rx = nclx->color_primary_red_x; out->ry = nclx->color_primary_red_y;
+    out->gx = nclx->color_primary_green_x; out->gy = nclx->color_primary_green_y;
+    out->bx = nclx->color_primary_blue_x; out->by = nclx->color_primary_blue_y;
+    out->wx = nclx->color_primary_white_x; out->wy = nclx->color_primary_white_y;
+    heif_nclx_color_profile_free(nclx);
+}
 
 int aheif_read_header(aheif_decoder *d, aheif_header *out) {
     memset(out, 0, sizeof *out);
@@ -135,36 +162,15 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
         }
     }
 
-    size_t icc = heif_image_handle_get_raw_color_profile_size(d->primary);
-    if (icc > 0 && icc < (64u << 20)) {
-        d->icc = malloc(icc);
-        if (d->icc && heif_image_handle_get_raw_color_profile(d->primary, d->icc).code == heif_error_Ok) {
-            d->icc_length = icc;
-            out->colour = AHEIF_COLOUR_ICC;
-        }
-    }
-    if (out->colour == AHEIF_COLOUR_NONE) {
-        /* Freed whatever the answer: libheif 1.15 can allocate the profile and still fail. */
-        struct heif_color_profile_nclx *nclx = NULL;
-        struct heif_error got = heif_image_handle_get_nclx_color_profile(d->primary, &nclx);
-        if (got.code != heif_error_Ok && nclx) { heif_nclx_color_profile_free(nclx); nclx = NULL; }
-        if (nclx) {
-            out->colour = AHEIF_COLOUR_NCLX;
-            out->primaries = nclx->color_primaries;
-            out->transfer = nclx->transfer_characteristics;
-            out->rx = nclx->color_primary_red_x; out->ry = nclx->color_primary_red_y;
-            out->gx = nclx->color_primary_green_x; out->gy = nclx->color_primary_green_y;
-            out->bx = nclx->color_primary_blue_x; out->by = nclx->color_primary_blue_y;
-            out->wx = nclx->color_primary_white_x; out->wy = nclx->color_primary_white_y;
-            heif_nclx_color_profile_free(nclx);
-        }
-    }
+    read_colour(d->primary, &d->icc[0], &d->icc_length[0], &out->colour);
+    if (d->thumbnail) read_colour(d->thumbnail, &d->icc[1], &d->icc_length[1], &out->thumb_colour);
     return 0;
 }
 
-int aheif_icc(aheif_decoder *d, const uint8_t **data, size_t *length) {
-    *data = d->icc_length ? d->icc : NULL;
-    *length = d->icc_length;
+int aheif_icc(aheif_decoder *d, int thumbnail, const uint8_t **data, size_t *length) {
+    int which = thumbnail ? 1 : 0;
+    *data = d->icc_length[which] ? d->icc[which] : NULL;
+    *length = d->icc_length[which];
     return 0;
 }
 

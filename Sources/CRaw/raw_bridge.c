@@ -65,6 +65,7 @@ int araw_open(araw_decoder *d, const char *path, araw_header *out) {
     out->raw_width = r->sizes.raw_width;
     out->raw_height = r->sizes.raw_height;
     out->flip = r->sizes.flip;
+    out->adobe_rgb = r->color.ExifColorSpace == LIBRAW_COLORSPACE_AdobeRGB;
     if (libraw_unpack_thumb(r) == LIBRAW_SUCCESS && !d->data_errors && r->thumbnail.thumb && r->thumbnail.tlength > 0) {
         if (r->thumbnail.tformat == LIBRAW_THUMBNAIL_JPEG) out->preview = ARAW_PREVIEW_JPEG;
         else if (r->thumbnail.tformat == LIBRAW_THUMBNAIL_BITMAP && r->thumbnail.tcolors == 3 &&
@@ -81,6 +82,14 @@ int araw_open(araw_decoder *d, const char *path, araw_header *out) {
 int araw_preview(araw_decoder *d, const uint8_t **data, size_t *length) {
     *data = d->has_preview ? (const uint8_t *)d->raw->thumbnail.thumb : NULL;
     *length = d->has_preview ? (size_t)d->raw->thumbnail.tlength : 0;
+    return 0;
+}
+
+int araw_profile(araw_decoder *d, const uint8_t **data, size_t *length) {
+    libraw_data_t *r = d->raw;
+    int usable = r->color.profile && r->color.profile_length >= 132;
+    *data = usable ? (const uint8_t *)r->color.profile : NULL;
+    *length = usable ? r->color.profile_length : 0;
     return 0;
 }
 

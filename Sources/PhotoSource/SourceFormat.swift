@@ -1,11 +1,13 @@
-/// The still-image formats assetfs shows, recognised from a file's first bytes: never from its
-/// name, except where the signature is TIFF's and only the extension tells a camera RAW (NEF,
-/// ARW, DNG, PEF, SRW, ...) from a plain TIFF. Pure: no I/O, no C library.
+/// The still-image formats assetfs shows, recognised from a file's first bytes, never from its
+/// name: every RAW container LibRaw reads by its own signature, and the TIFF-based ones (NEF, ARW,
+/// DNG, PEF, ...) from a plain TIFF by the marks of their IFDs (`TIFFRawMarks`), or failing those
+/// by a RAW extension. Pure: no I/O, no C library.
 public enum SourceFormat: String, Sendable, CaseIterable {
     case jpeg, heif, avif, png, webp, gif, tiff, raw
 
-    /// How many leading bytes `sniff` looks at (fewer is fine for a short file).
-    public static let headLength = 64
+    /// How many leading bytes `sniff` looks at (fewer is fine for a short file): enough for the
+    /// IFDs a TIFF-based RAW puts first (one page read either way).
+    public static let headLength = 16 << 10
 
     /// The format whose signature `head` (the file's first bytes, up to `headLength`) carries, or
     /// nil. `fileName` (the last path component, any case) only settles TIFF-signature files:
@@ -26,14 +28,40 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         if at(0, [0x49, 0x49, 0x55, 0x00]) { return .raw }                        // RW2 ("IIU")
         if at(0, [0x00, 0x4D, 0x52, 0x4D]) { return .raw }                        // MRW
         if at(0, ascii("FOVb")) { return .raw }                                   // X3F
+        if (at(0, ascii("II")) || at(0, ascii("MM"))) && at(6, ascii("HEAPCCDR")) { return .raw } // CRW (CIFF)
+        if phaseOne(head) { return .raw }                                         // IIQ
+        if otherRAWSignatures.contains(where: { at($0.offset, $0.bytes) }) { return .raw }
         let classicTIFF = at(0, [0x49, 0x49, 0x2A, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2A])
         let bigTIFF = at(0, [0x49, 0x49, 0x2B, 0x00]) || at(0, [0x4D, 0x4D, 0x00, 0x2B])
         if classicTIFF || bigTIFF {
             if classicTIFF && at(8, ascii("CR")) { return .raw }                  // CR2
+            if classicTIFF && TIFFRawMarks.found(in: head) { return .raw }
             return rawExtensions.contains(lowercasedExtension(fileName)) ? .raw : .tiff
         }
         return nil
     }
+
+    /// A Phase One raw block (IIQ and its older TIFFs) where LibRaw looks for one: "IIII" or
+    /// "MMMM" in the first 32 bytes, followed by "Raw" as a 32-bit value in that byte order.
+    private static func phaseOne(_ head: [UInt8]) -> Bool {
+        let window = Array(head.prefix(32))
+        for (marker, order) in [("IIII", ByteOrder.littleEndian), ("MMMM", .bigEndian)] {
+            guard let start = window.firstRange(of: Array(marker.utf8))?.lowerBound, start + 8 <= head.count else { continue }
+            if order.integer(head, at: start + 4, count: 4) >> 8 == 0x526177 { return true }
+        }
+        return false
+    }
+
+    /// The rarer containers LibRaw reads by a signature of their own.
+    private static let otherRAWSignatures: [(offset: Int, bytes: [UInt8])] = [
+        (25, Array("ARECOYK".utf8)),                            // Contax N Digital (Kyocera)
+        (0, Array("DSC-Image".utf8)),                           // Rollei d530flex
+        (0, Array("PWAD".utf8)),                                // Sinar IA
+        (0, Array("NOKIARAW".utf8)),                            // Nokia
+        (0, [0x00, 0x01, 0x00, 0x01, 0x00, 0x40]),              // Nokia (older)
+        (0, Array("qktk\0".utf8)), (0, Array("qktn\0".utf8)),   // Apple QuickTake 100, 150
+        (0, Array("PXN\0".utf8)),                               // Logitech Fotoman Pixtura
+    ]
 
     /// The MIME type of the format (`image/x-dcraw` for every camera RAW, as freedesktop.org names them).
     public var mimeType: String {

@@ -42,6 +42,21 @@ enum BuiltInImages {
                              0x00, 0x00, 0x00, 0x00]
         return Array(jpeg[..<2]) + exif + Array(jpeg[2...])
     }
+
+    /// The sample as a camera set to Adobe RGB writes it: no profile, EXIF colour space 2 (and
+    /// orientation 6), so the conversion of such JPEGs and RAW previews is fingerprinted too.
+    static func adobeRGBFingerprintSample() throws(RenditionError) -> [UInt8] {
+        let sample = try fingerprintSample()
+        let exifLength = 2 + Int(sample[4]) << 8 + Int(sample[5])  // the marker and its APP1 above
+        // IFD0: Orientation = 6 and the EXIF IFD's offset (38); the EXIF IFD: ColorSpace (0xA001) = 2.
+        let tiff: [UInt8] = [0x4D, 0x4D, 0x00, 0x2A, 0x00, 0x00, 0x00, 0x08,
+                             0x00, 0x02, 0x01, 0x12, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x06, 0x00, 0x00,
+                             0x87, 0x69, 0x00, 0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x26, 0x00, 0x00, 0x00, 0x00,
+                             0x00, 0x01, 0xA0, 0x01, 0x00, 0x03, 0x00, 0x00, 0x00, 0x01, 0x00, 0x02, 0x00, 0x00,
+                             0x00, 0x00, 0x00, 0x00]
+        let app1: [UInt8] = [0xFF, 0xE1, 0x00, UInt8(2 + 6 + tiff.count)] + Array("Exif\0\0".utf8) + tiff
+        return Array(sample[..<2]) + app1 + Array(sample[(2 + exifLength)...])
+    }
 }
 
 extension Renderer {
@@ -55,7 +70,8 @@ extension Renderer {
         // The decoders' versions: their output can change without the JPEG sample's changing.
         var hashed = Array(Renderer.decoderVersions.utf8)
         do {
-            for sample in [try BuiltInImages.fingerprintSample(), FingerprintSamples.avif, FingerprintSamples.avifPQ, FingerprintSamples.heic10Bit] {
+            for sample in [try BuiltInImages.fingerprintSample(), try BuiltInImages.adobeRGBFingerprintSample(),
+                           FingerprintSamples.avif, FingerprintSamples.avifPQ, FingerprintSamples.heic10Bit] {
                 let file = try FileDescriptor.memoryFile(holding: sample)
                 defer { file.close() }
                 for side in [24, 100] {

@@ -10,12 +10,7 @@ enum CR3Preview {
     static let previewUUID: [UInt8] = [0xea, 0xf4, 0x2b, 0x5e, 0x1c, 0x98, 0x4b, 0x88, 0xb9, 0xfb, 0xb7, 0xdc, 0x40, 0x6e, 0x4d, 0x16]
     static let maxJPEGBytes = 64 << 20
 
-    struct Found {
-        var jpeg: [UInt8]
-        var orientation: Orientation
-    }
-
-    static func find(in file: FileDescriptor) -> Found? {
+    static func find(in file: FileDescriptor) -> EmbeddedJPEG? {
         var jpeg: [UInt8]?
         var orientation = Orientation.up
         ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
@@ -32,7 +27,7 @@ enum CR3Preview {
                 }
             }
         }
-        return jpeg.map { Found(jpeg: $0, orientation: orientation) }
+        return jpeg.map { EmbeddedJPEG(jpeg: $0, orientation: orientation) }
     }
 }
 

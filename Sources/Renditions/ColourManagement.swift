@@ -1,4 +1,5 @@
 internal import CLCMS
+import Foundation
 
 /// A conversion of rendition pixels to sRGB with lcms2: from the source's ICC profile, or from
 /// the primaries a HEIF `nclx` box names. Applied to the resampled output (as libvips does after
@@ -33,6 +34,16 @@ final class ColourTransform {
         guard [red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1].allSatisfy({ $0 > 0 && $0 < 1 }) else { return nil }
         let made = (hdr?.toneCurve() ?? []).withUnsafeBufferPointer { table in
             alcms_from_primaries(red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1, table.baseAddress, Int32(table.count))
+        }
+        return made.map { ColourTransform($0, channels: 3) }
+    }
+
+    /// From Adobe RGB (1998), for pixels a camera says are in it without a profile of their own
+    /// (EXIF colour space, DCF's "R03"): its primaries, D65 and a gamma of 563/256.
+    static func fromAdobeRGB() -> ColourTransform? {
+        let curve = (0..<4096).map { Float(pow(Double($0) / 4095, 563.0 / 256.0)) }
+        let made = curve.withUnsafeBufferPointer { table in
+            alcms_from_primaries(0.64, 0.33, 0.21, 0.71, 0.15, 0.06, 0.3127, 0.3290, table.baseAddress, Int32(table.count))
         }
         return made.map { ColourTransform($0, channels: 3) }
     }

@@ -9,7 +9,11 @@ final class HEIFDecoder {
     let size: PixelSize
     let thumbnail: PixelSize?
     let bitDepth: Int
+    /// The primary image's colour conversion.
     let colour: ColourTransform?
+    /// The thumbnail item's: its own colour information, else the primary image's (a thumbnail is
+    /// a smaller copy of the primary, coded in its colours).
+    let thumbnailColour: ColourTransform?
 
     init(file: FileDescriptor, path: String, format: String) throws(RenditionError) {
         guard let decoder = aheif_decoder_new(file.rawValue) else { throw RenditionError(.unreadable, path: path, reason: "out of memory") }
@@ -20,22 +24,30 @@ final class HEIFDecoder {
         size = PixelSize(width: Int(h.width), height: Int(h.height))
         thumbnail = h.thumb_width > 0 && h.thumb_height > 0 ? PixelSize(width: Int(h.thumb_width), height: Int(h.thumb_height)) : nil
         bitDepth = Int(h.bits)
-        switch Int(h.colour) {
-        case Int(AHEIF_COLOUR_ICC):
-            var data: UnsafePointer<UInt8>?
-            var length = 0
-            aheif_icc(decoder, &data, &length)
-            colour = data.flatMap { ColourTransform.from(icc: Array(UnsafeBufferPointer(start: $0, count: length)), channels: 3) }
-        case Int(AHEIF_COLOUR_NCLX):
-            colour = ColourTransform.from(nclxPrimaries: Int(h.primaries), transfer: Int(h.transfer), red: (h.rx, h.ry),
-                                          green: (h.gx, h.gy), blue: (h.bx, h.by), white: (h.wx, h.wy))
-        default:
-            colour = nil
-        }
+        colour = Self.transform(h.colour, icc: { aheif_icc(decoder, 0, &$0, &$1) })
+        thumbnailColour = h.thumb_colour.kind == Int32(AHEIF_COLOUR_NONE)
+            ? colour : Self.transform(h.thumb_colour, icc: { aheif_icc(decoder, 1, &$0, &$1) })
         if status != 0 { throw RenditionError.decoder(format, String(cString: aheif_error(decoder)), path: path) }
     }
 
     deinit { aheif_decoder_free(decoder) }
+
+    /// The conversion to sRGB `colour` describes; `icc` hands over its ICC profile.
+    private static func transform(_ colour: aheif_colour,
+                                  icc: (inout UnsafePointer<UInt8>?, inout Int) -> Int32) -> ColourTransform? {
+        switch Int(colour.kind) {
+        case Int(AHEIF_COLOUR_ICC):
+            var data: UnsafePointer<UInt8>?
+            var length = 0
+            _ = icc(&data, &length)
+            return data.flatMap { ColourTransform.from(icc: Array(UnsafeBufferPointer(start: $0, count: length)), channels: 3) }
+        case Int(AHEIF_COLOUR_NCLX):
+            return ColourTransform.from(nclxPrimaries: Int(colour.primaries), transfer: Int(colour.transfer), red: (colour.rx, colour.ry),
+                                        green: (colour.gx, colour.gy), blue: (colour.bx, colour.by), white: (colour.wx, colour.wy))
+        default:
+            return nil
+        }
+    }
 
     /// Bytes a whole decode of `size` holds at its peak, estimated from the header. Our own copy
     /// is libheif's planar RGB (3 bytes a pixel at 8 bits, 6 deeper); the codecs hold more. Peak RSS

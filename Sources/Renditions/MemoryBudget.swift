@@ -1,16 +1,25 @@
 import Foundation
 
-/// One pool of memory shared by every render in the process, for the whole-image coefficient
-/// buffers that progressive and multi-scan JPEGs need (libjpeg's `max_memory_to_use` cannot
-/// bound those: it only makes them fail). A request larger than the pool fails at once; one
-/// that fits waits, when asked to, until other renders give memory back.
+/// One pool of memory shared by every render in the process, for whole-image buffers (the
+/// coefficients of progressive JPEGs, which libjpeg's `max_memory_to_use` cannot bound; HEIF and
+/// RAW decodes). The pool is a throttle, not a verdict: a render that fits waits, when asked to,
+/// until others give memory back; one that needs more than the whole pool waits until it can run
+/// alone, holding all of it, and later requests queue behind it so it is not starved. Only a
+/// request over `ceiling` (what the machine cannot spare) is refused.
 public final class MemoryBudget: @unchecked Sendable {
     public let capacity: Int
+    /// The most one render may ask for.
+    public let ceiling: Int
     private var available: Int
+    private var waitingToRunAlone = 0
     private let condition = NSCondition()
 
-    public init(bytes: Int) {
+    /// Half of the machine's memory: a decode past it would push everything else out, or be killed.
+    public static let halfOfPhysicalMemory = Int(clamping: ProcessInfo.processInfo.physicalMemory / 2)
+
+    public init(bytes: Int, ceiling: Int = MemoryBudget.halfOfPhysicalMemory) {
         capacity = bytes
+        self.ceiling = max(bytes, ceiling)
         available = bytes
     }
 
@@ -19,18 +28,24 @@ public final class MemoryBudget: @unchecked Sendable {
         let bytes: Int
     }
 
-    public enum Failure: Error { case exceedsCapacity, busy }
+    public enum Failure: Error { case overCeiling, busy }
 
+    /// Reserves `bytes` (all of the pool when it is more). `wait`: block until it is free; else
+    /// fail with `.busy` when other renders hold what is needed.
     public func reserve(_ bytes: Int, wait: Bool) throws(Failure) -> Reservation {
-        guard bytes <= capacity else { throw .exceedsCapacity }
+        guard bytes <= ceiling else { throw .overCeiling }
+        let held = min(bytes, capacity)
+        let runsAlone = held == capacity
         condition.lock()
         defer { condition.unlock() }
-        while available < bytes {
+        if runsAlone { waitingToRunAlone += 1 }
+        defer { if runsAlone { waitingToRunAlone -= 1 } }
+        while available < held || (!runsAlone && waitingToRunAlone > 0) {
             guard wait else { throw .busy }
             condition.wait()
         }
-        available -= bytes
-        return Reservation(bytes: bytes)
+        available -= held
+        return Reservation(bytes: held)
     }
 
     public func release(_ reservation: Reservation) {

@@ -40,24 +40,8 @@ public enum Orientation: Int, Sendable, CaseIterable {
         }
     }
 
-    /// Reads the IFD0 Orientation of the JPEG open at `file` by feeding libexif's loader in chunks
-    /// until it has the whole EXIF block (which may be far from the start of the file).
-    static func read(from file: FileDescriptor) -> Orientation {
-        guard let loader = exif_loader_new() else { return .up }
-        defer { exif_loader_unref(loader) }
-        let chunk = 16384
-        let limit: Int64 = 4 << 20  // EXIF lives in APP segments (64 KiB each); stop looking long before the data
-        var offset: Int64 = 0
-        while offset < limit {
-            guard var bytes = try? file.read(upTo: chunk, at: offset), !bytes.isEmpty else { break }
-            let wantsMore = bytes.withUnsafeMutableBufferPointer { exif_loader_write(loader, $0.baseAddress, UInt32($0.count)) }
-            if wantsMore == 0 { break }
-            offset += Int64(bytes.count)
-        }
-        guard let data = exif_loader_get_data(loader) else { return .up }
-        defer { exif_data_unref(data) }
-        return Orientation(exifValue: Int(cexif_orientation(data)))
-    }
+    /// The IFD0 Orientation of the JPEG open at `file`.
+    static func read(from file: FileDescriptor) -> Orientation { JPEGEXIF.read(from: file).orientation }
 }
 
 extension Orientation {

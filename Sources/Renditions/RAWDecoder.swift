@@ -12,6 +12,9 @@ final class RAWDecoder {
     let rawSize: PixelSize
     let orientation: Orientation
     private(set) var preview: Preview?
+    /// The colours of the camera's rendered previews, for a preview without a profile of its own:
+    /// the RAW's ICC profile, else Adobe RGB where its EXIF says so; nil means sRGB.
+    private(set) var previewColour: ColourTransform?
 
     /// Opens the file through /proc/self/fd (LibRaw reads by path), so the descriptor's file is
     /// read whatever its name now is.
@@ -29,6 +32,9 @@ final class RAWDecoder {
         if status != 0 { throw RenditionError.decoder("RAW", String(cString: araw_error(decoder)), path: path) }
         var data: UnsafePointer<UInt8>?
         var length = 0
+        araw_profile(decoder, &data, &length)
+        previewColour = data.flatMap { ColourTransform.from(icc: Array(UnsafeBufferPointer(start: $0, count: length)), channels: 3) }
+            ?? (h.adobe_rgb != 0 ? ColourTransform.fromAdobeRGB() : nil)
         araw_preview(decoder, &data, &length)
         if let data, length > 0 {
             if h.preview == Int32(ARAW_PREVIEW_JPEG) {

@@ -72,16 +72,20 @@ public struct Renderer: Sendable {
 
     // MARK: - formats
 
-    /// JPEG: shrink-on-load DCT decode. `orientation` overrides the file's EXIF (a RAW's preview).
-    private func renderJPEG(_ file: FileDescriptor, spec: RenditionSpec, name: String, orientation: Orientation?) throws(RenditionError) -> Rendition {
+    /// JPEG: shrink-on-load DCT decode. `orientation` overrides the file's EXIF, `colour` is that
+    /// of a JPEG without a profile of its own (both for a RAW's preview).
+    private func renderJPEG(_ file: FileDescriptor, spec: RenditionSpec, name: String, orientation: Orientation?,
+                            colour: ColourTransform? = nil) throws(RenditionError) -> Rendition {
         let decoder = try JPEGDecoder(file: file, path: name)
-        return try renderJPEG(decoder, header: try decoder.readHeader(), spec: spec, name: name,
-                              orientation: orientation ?? Orientation.read(from: file))
+        let exif = JPEGEXIF.read(from: file)
+        return try renderJPEG(decoder, header: try decoder.readHeader(), spec: spec, name: name, orientation: orientation ?? exif.orientation,
+                              colour: colour ?? (exif.isAdobeRGB ? ColourTransform.fromAdobeRGB() : nil))
     }
 
     /// The JPEG path from a header already read (a RAW preview's, read to decide whether it will do).
+    /// `colour`: the conversion of a JPEG without a profile of its own (a RAW preview in its RAW's colours).
     private func renderJPEG(_ decoder: JPEGDecoder, header: JPEGDecoder.Header, spec: RenditionSpec, name: String,
-                            orientation: Orientation) throws(RenditionError) -> Rendition {
+                            orientation: Orientation, colour fallback: ColourTransform? = nil) throws(RenditionError) -> Rendition {
         let stored = header.size
         try checkPixels(stored, name: name)
         let reservation = try reserve(header.coefficientBytes, for: "a progressive decode", name: name)
@@ -92,7 +96,9 @@ public struct Renderer: Sendable {
         try decoder.start(shrink: stored.shrinkOnLoadDenominator(toReach: target),
                           memoryLimit: header.coefficientBytes + (64 << 20))
         // An ICC profile of a CMYK source does not describe the RGB made from it.
-        let colour = header.isCMYK ? nil : ColourTransform.from(icc: decoder.iccProfile(), channels: decoder.layout.outputChannels)
+        let own = decoder.iccProfile()
+        let colour = header.isCMYK ? nil
+            : own == nil && decoder.layout.outputChannels == 3 ? fallback : ColourTransform.from(icc: own, channels: decoder.layout.outputChannels)
         var rendition = try finish(decoder, target: target, reduce: false, orientation: orientation, colour: colour,
                                    spec: spec, name: name)
         decoder.finish()
@@ -158,7 +164,7 @@ public struct Renderer: Sendable {
             let reservation = try reserve(heif.decodeBytes(thumbnail), for: "a \(format) thumbnail decode", name: name)
             defer { if let reservation { budget.release(reservation) } }
             if let rows = try? heif.decode(thumbnail: true, format: format) {
-                return try finish(rows, target: target, reduce: true, orientation: .up, colour: heif.colour, spec: spec, name: name)
+                return try finish(rows, target: target, reduce: true, orientation: .up, colour: heif.thumbnailColour, spec: spec, name: name)
             }
         }
         let reservation = try reserve(heif.decodeBytes(heif.size), for: "a \(format) decode", name: name)
@@ -176,7 +182,7 @@ public struct Renderer: Sendable {
         } catch {
             // A RAW LibRaw refuses may still hold a preview JPEG, found without LibRaw.
             guard error.kind != .unreadable else { throw error }
-            if let preview = CR3Preview.find(in: file) {
+            if let preview = CR3Preview.find(in: file) ?? CIFFPreview.find(in: file) {
                 return try renderJPEG(inMemory: preview.jpeg, spec: spec, name: name, orientation: preview.orientation)
             }
             if let rendition = try renderLargestTIFFPreview(file, spec: spec, name: name) { return rendition }
@@ -193,11 +199,11 @@ public struct Renderer: Sendable {
                 defer { preview.close() }
                 guard let decoder = try? JPEGDecoder(file: preview, path: name), let header = try? decoder.readHeader(),
                       max(header.size.width, header.size.height) >= side else { return nil }
-                return try renderJPEG(decoder, header: header, spec: spec, name: name, orientation: raw.orientation)
+                return try renderJPEG(decoder, header: header, spec: spec, name: name, orientation: raw.orientation, colour: raw.previewColour)
             case .bitmap(let size):
                 guard max(size.width, size.height) >= side, let rows = raw.bitmapPreview() else { return nil }
                 return try finish(rows, target: size.fitted(longestSide: spec.longestSide), reduce: true,
-                                  orientation: raw.orientation, colour: nil, spec: spec, name: name)
+                                  orientation: raw.orientation, colour: raw.previewColour, spec: spec, name: name)
             case nil:
                 return nil
             }
@@ -221,19 +227,25 @@ public struct Renderer: Sendable {
         } catch {
             // A smaller preview beats nothing when it is a real picture, not a placeholder of a few pixels.
             if let rendition = try? renderPreview(atLeast: 160) { return rendition }
+            // A CRW's thumbnail record, which LibRaw does not offer.
+            if let preview = CIFFPreview.find(in: file) {
+                return try renderJPEG(inMemory: preview.jpeg, spec: spec, name: name, orientation: raw.orientation, colour: raw.previewColour)
+            }
             throw error
         }
     }
 
-    private func renderJPEG(inMemory jpeg: [UInt8], spec: RenditionSpec, name: String, orientation: Orientation?) throws(RenditionError) -> Rendition {
+    private func renderJPEG(inMemory jpeg: [UInt8], spec: RenditionSpec, name: String, orientation: Orientation?,
+                            colour: ColourTransform? = nil) throws(RenditionError) -> Rendition {
         let memory: FileDescriptor
         do { memory = try FileDescriptor.memoryFile(holding: jpeg) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
         defer { memory.close() }
-        return try renderJPEG(memory, spec: spec, name: name, orientation: orientation)
+        return try renderJPEG(memory, spec: spec, name: name, orientation: orientation, colour: colour)
     }
 
     /// The largest embedded JPEG of a TIFF-based RAW that libjpeg reads (lossless raw strips and
-    /// placeholders fall out), at least 160 px on its long side, oriented by IFD0.
+    /// placeholders fall out), at least 160 px on its long side, oriented by IFD0 and in IFD0's
+    /// colours where it has no profile of its own.
     private func renderLargestTIFFPreview(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition? {
         guard let found = TIFFPreviews.find(in: file) else { return nil }
         var best: (bytes: [UInt8], pixels: Int)?
@@ -247,7 +259,8 @@ public struct Renderer: Sendable {
             best = (bytes, size.width * size.height)
         }
         guard let best else { return nil }
-        return try renderJPEG(inMemory: best.bytes, spec: spec, name: name, orientation: found.orientation)
+        return try renderJPEG(inMemory: best.bytes, spec: spec, name: name, orientation: found.orientation,
+                              colour: ColourTransform.from(icc: found.iccProfile, channels: 3))
     }
 
     // MARK: - shared steps
@@ -263,8 +276,9 @@ public struct Renderer: Sendable {
         guard bytes > 0 else { return nil }
         do {
             return try budget.reserve(bytes, wait: limits.waitForMemory)
-        } catch .exceedsCapacity {
-            throw RenditionError(.overMemoryBudget, path: name, reason: "\(what) needs \(bytes >> 20) MiB, the budget is \(budget.capacity >> 20) MiB")
+        } catch .overCeiling {
+            throw RenditionError(.overMemoryBudget, path: name,
+                                 reason: "\(what) needs \(bytes >> 20) MiB; this machine allows one render \(budget.ceiling >> 20) MiB (half its memory)")
         } catch {
             throw RenditionError(.overMemoryBudget, path: name, reason: "\(what) needs \(bytes >> 20) MiB and other renders hold the budget")
         }

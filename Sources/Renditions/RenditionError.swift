@@ -4,7 +4,7 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
         case unrecognised = "not a supported image file"
         case unreadable = "cannot read file"
         case tooManyPixels = "image too large"
-        case overMemoryBudget = "over the decode memory budget"
+        case overMemoryBudget = "needs more memory than one render may hold"
         case unsupported = "unsupported image"
         case corrupt = "corrupt image"
         case encodeFailed = "cannot encode rendition"
@@ -29,8 +29,8 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// that could not be read (gone, no permission, I/O error) may read fine next time.
     public var isContentFailure: Bool { kind != .unreadable }
 
-    /// Whether it fails under any settings: a photo over the decode memory budget (`-o
-    /// decode_memory=`) renders under a bigger one, so that failure is not stored for later mounts.
+    /// Whether it fails under any settings: a photo over what one render may hold on this machine
+    /// (half its memory) renders on a bigger one, so that failure is not stored for later mounts.
     public var failsUnderAnySettings: Bool { kind != .overMemoryBudget }
 
     /// An error a decoder bridge reported as text: a read error is `.unreadable` (transient),

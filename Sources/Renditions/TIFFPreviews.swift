@@ -11,6 +11,8 @@ enum TIFFPreviews {
     struct Found {
         var candidates: [Candidate]
         var orientation: Orientation
+        /// IFD0's ICC profile: the colours the camera rendered its previews in.
+        var iccProfile: [UInt8]?
     }
 
     static func find(in file: FileDescriptor) -> Found? {
@@ -19,6 +21,7 @@ enum TIFFPreviews {
         var seen: Set<Int64> = []
         var candidates: [Candidate] = []
         var orientation = Orientation.up
+        var iccProfile: [UInt8]?
         var first = true
         while let ifd = queue.first, seen.count < 64 {
             queue.removeFirst()
@@ -30,6 +33,7 @@ enum TIFFPreviews {
                 switch entry.tag {
                 case 0x0103: compression = value
                 case 0x0112 where first: orientation = Orientation(exifValue: value)
+                case 0x8773 where first: iccProfile = tiff.value(of: entry)
                 case 0x0201: jpegOffset = value
                 case 0x0202: jpegLength = value
                 case 0x0111 where entry.count == 1: stripOffset = value
@@ -43,6 +47,6 @@ enum TIFFPreviews {
             if first { queue.append(next) }  // IFD1 follows IFD0
         }
         let valid = candidates.filter { $0.offset > 0 && $0.length > 4 && $0.length <= 64 << 20 && $0.offset + Int64($0.length) <= size }
-        return valid.isEmpty ? nil : Found(candidates: valid, orientation: orientation)
+        return valid.isEmpty ? nil : Found(candidates: valid, orientation: orientation, iccProfile: iccProfile)
     }
 }

@@ -49,6 +49,8 @@ import Posix
         ("formats/kimono_rotate90.avif", 256, "a924fee05e144c884eb52a0abdae601d9a995081f66890252bb20e4909d9c943"),
         ("formats/fox_10bit.avif", 256, "9169f44d2389148d87e57cbd511e6d1aae4ca31bdd4a446835fa66329a827477"),
         ("formats/cheers_1440x960.heic", 1920, "75dace5b1d44cecccade1ad784d2a11eb905f4d6b642d12d879fe355c2cc679e"),
+        // Adobe RGB said by EXIF only (colour space uncalibrated, DCF "R03"), converted since issue 18.
+        ("cameras/Olympus_PEN_E-P3.jpg", 256, "5cc55cc2a9db4c696346d1f44fc7573064dc0e9feffd07af751c11addb486e1c"),
         // HDR (PQ) tone-mapped to SDR, pinned when the tone mapping came in.
         ("formats/hdr_pq_10bit_p3.avif", 256, "266bd39ecd843aa82f8a26b48c5275c9c536469df04c46dfcdc685e0da64581b"),
     ]
@@ -78,6 +80,19 @@ import Posix
             renditions.append(rendition.jpeg)
         }
         #expect(renditions[0] != renditions[1], "the PQ sample goes through the tone mapping")
+    }
+
+    /// The Adobe RGB sample differs from the plain one only in its EXIF colour space: its
+    /// rendition (and so the fingerprint) goes through the conversion from Adobe RGB.
+    @Test func theAdobeRGBFingerprintSampleIsConverted() throws {
+        let renditions = try [BuiltInImages.fingerprintSample(), BuiltInImages.adobeRGBFingerprintSample()].map { sample in
+            let file = try FileDescriptor.memoryFile(holding: sample)
+            defer { file.close() }
+            return try Renderer().render(file, spec: RenditionSpec(longestSide: 100), name: "fingerprint sample")
+        }
+        #expect(renditions[0].size == renditions[1].size)
+        #expect(renditions[1].size == PixelSize(width: 63, height: 100), "turned by its orientation 6")
+        #expect(renditions[0].jpeg != renditions[1].jpeg)
     }
 
     struct Golden: Sendable, CustomTestStringConvertible {

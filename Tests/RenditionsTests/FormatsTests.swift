@@ -81,6 +81,9 @@ import PhotoSource
         return path
     }()
 
+    /// Photos whose EXIF says Adobe RGB without a profile (DCF's "R03"): ImageMagick is told the profile.
+    static let assignedProfiles = ["cameras/Olympus_PEN_E-P3.jpg": "/usr/share/color/icc/compatibleWithAdobeRGB1998.icc"]
+
     static func reference(_ row: Expectation, size: PixelSize, gray: Bool, convertToSRGB: Bool = true) throws -> PNM {
         var input = row.path + "[0]"
         var cleanup: URL?
@@ -97,7 +100,7 @@ import PhotoSource
         }
         defer { if let cleanup { try? FileManager.default.removeItem(at: cleanup) } }
         var arguments = ["convert", input, "-auto-orient"]
-        if convertToSRGB { arguments += ["-profile", sRGBProfilePath] }
+        if convertToSRGB { arguments += (Self.assignedProfiles[row.file].map { ["-profile", $0] } ?? []) + ["-profile", sRGBProfilePath] }
         arguments += ["-background", "white", "-flatten", "-alpha", "off", "-resize", "\(size.width)x\(size.height)!"]
         arguments += gray ? ["-colorspace", "gray", "-depth", "8", "pgm:-"] : ["-depth", "8", "ppm:-"]
         let output = try Tools.run(arguments)
@@ -158,7 +161,8 @@ import PhotoSource
 
     // MARK: colour
 
-    /// Wide-gamut sources (a Display P3 PNG and JPEG, an Adobe RGB JPEG) come out in sRGB, like
+    /// Wide-gamut sources (every Display P3 and Adobe RGB fixture: PNG, JPEGs with a profile and
+    /// one with only EXIF's "R03", HEICs from the full image or from a thumbnail item) come out in sRGB, like
     /// ImageMagick's `-profile sRGB.icc` conversion (lcms2 too, but its own decode, order and
     /// resize). Compared by each channel's mean over the picture, which is what a conversion moves
     /// (saturation: "dull" colours) and what resampling and JPEG noise leave alone: per-pixel
@@ -168,7 +172,15 @@ import PhotoSource
     /// is not the average of transforms: most on the saturated P3 foliage, 1.3), while the
     /// conversion itself moves the means by up to 3.8 there. Hence: within 2.0 of the conversion,
     /// and, where the conversion moves a mean by more than 1, nearer to it than to the unconverted pixels.
-    static let colourFiles = ["formats/DisplayP3_iCCP_eXIf.png", "formats/iPhone13mini_P3_gainmap.jpg", "formats/Nikon_D1X_AdobeRGB.jpg"]
+    /// Issue 18 measured (ours against the conversion, largest channel): 0.4-1.5, and 1.30 for the
+    /// R03 JPEG (16.5 before: taken as sRGB). One exception: the iPhone 7's 320x240 thumbnail item
+    /// is converted (without it: 78.0/85.3/92.5) but is itself a flatter picture than the primary
+    /// (libheif's decode of both, no conversion: means 78.0/85.3/92.6 against 76.7/85.6/90.7,
+    /// MAE 9.4), so its 256 px rendition lands 2.3 from the full image's conversion.
+    static let colourFiles = ["formats/DisplayP3_iCCP_eXIf.png", "formats/iPhone13mini_P3_gainmap.jpg", "formats/Nikon_D1X_AdobeRGB.jpg",
+                              "cameras/Canon_EOS_7D.jpg", "cameras/Olympus_PEN_E-P3.jpg", "formats/iPhone11ProMax_cropped.heic",
+                              "formats/iPhone11Pro_portrait_noirot.heic", "formats/iPhone12Pro_irot_gainmap.heic",
+                              "formats/iPhone7_P3_thumb.heic", "formats/iPhone_XR_irot.heic"]
     static let colourThreshold = 2.0
 
     static func channelMeans(_ image: PNM) -> [Double] {
@@ -188,8 +200,14 @@ import PhotoSource
         let toUnconverted = zip(ours, unconverted).map { abs($0 - $1) }.max() ?? 0
         print("colour \(file): channel means ours \(ours.map(fmt)), ImageMagick sRGB \(converted.map(fmt)), unconverted \(unconverted.map(fmt)); "
               + "largest difference \(fmt(toConverted)) vs \(fmt(toUnconverted))")
-        #expect(toConverted < Self.colourThreshold)
-        if zip(converted, unconverted).contains(where: { abs($0 - $1) > 1 }) { #expect(toUnconverted > toConverted) }
+        if file == "formats/iPhone7_P3_thumb.heic" {
+            withKnownIssue("the thumbnail item's own picture differs from the primary's (see above)", isIntermittent: true) {
+                #expect(toConverted < Self.colourThreshold)
+            }
+        } else {
+            #expect(toConverted < Self.colourThreshold)
+            if zip(converted, unconverted).contains(where: { abs($0 - $1) > 1 }) { #expect(toUnconverted > toConverted) }
+        }
         // The rendition carries no ICC profile (APP2) any more: its pixels are sRGB.
         #expect(!(try JPEGSegments.markers(of: rendition.jpeg)).contains { $0.marker == 0xE2 })
     }
@@ -206,11 +224,22 @@ import PhotoSource
         #expect(a.jpeg == b.jpeg)
     }
 
-    @Test func overTheBudgetAHEIFDecodeFailsCleanly() throws {
-        let renderer = Renderer(budget: MemoryBudget(bytes: 32 << 20))
+    /// The decode budget throttles (issue 18): a HEIF that needs more than the whole budget runs
+    /// alone, also in a one-shot renderer (`assetfs render`); only past the ceiling is it refused.
+    @Test func aHEIFDecodeOverTheBudgetRunsAloneAndOverTheCeilingFailsCleanly() throws {
         let path = TestData.filePath("formats/iPhone_XR_irot.heic")
-        #expect(throws: RenditionError.self) { try renderer.render(path, spec: RenditionSpec(longestSide: 1920)) }
-        do { _ = try renderer.render(path, spec: RenditionSpec(longestSide: 1920)) } catch { #expect(error.kind == .overMemoryBudget) }
+        let budget = MemoryBudget(bytes: 32 << 20)
+        let rendition = try Renderer(budget: budget).render(path, spec: RenditionSpec(longestSide: 1920))
+        #expect(max(rendition.size.width, rendition.size.height) == 1920)
+        #expect(budget.unused == budget.capacity)
+        let small = Renderer(budget: MemoryBudget(bytes: 16 << 20, ceiling: 32 << 20))
+        do {
+            _ = try small.render(path, spec: RenditionSpec(longestSide: 1920))
+            Issue.record("rendered over the ceiling")
+        } catch {
+            #expect(error.kind == .overMemoryBudget)
+            #expect(error.reason.contains("32 MiB"), "\(error)")
+        }
     }
 
     @Test func aHEIFThumbnailItemIsUsedWhenLargeEnough() throws {

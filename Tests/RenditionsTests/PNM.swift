@@ -63,6 +63,11 @@ struct PNM: Equatable, CustomStringConvertible {
     /// The same image turned 180°.
     var turned: PNM { transformed(width: width, height: height) { x, y in (width - 1 - x, height - 1 - y) } }
 
+    /// The same image turned a quarter clockwise.
+    var turnedClockwise: PNM { transformed(width: height, height: width) { x, y in (y, height - 1 - x) } }
+    /// The same image turned a quarter anticlockwise.
+    var turnedAnticlockwise: PNM { transformed(width: height, height: width) { x, y in (width - 1 - y, x) } }
+
     private func transformed(width: Int, height: Int, _ source: (Int, Int) -> (Int, Int)) -> PNM {
         var out = [UInt8](repeating: 0, count: width * height * channels)
         for y in 0..<height {

@@ -12,23 +12,30 @@ typedef struct aheif_decoder aheif_decoder;
 
 enum { AHEIF_COLOUR_NONE = 0, AHEIF_COLOUR_ICC = 1, AHEIF_COLOUR_NCLX = 2 };
 
+/* An image's own colour information (its colr box): an ICC profile, or nclx code points and the
+ * CIE xy of its primaries and white point. */
+typedef struct {
+    int kind;                       /* AHEIF_COLOUR_* */
+    int primaries;
+    int transfer;                   /* transfer characteristics: 16 PQ, 18 HLG */
+    double rx, ry, gx, gy, bx, by, wx, wy;
+} aheif_colour;
+
 typedef struct {
     int width, height;              /* primary image, after irot/imir */
     int bits;                       /* luma bits per pixel */
     int thumb_width, thumb_height;  /* largest thumbnail item (after its transforms), 0 if none */
-    int colour;                     /* AHEIF_COLOUR_* of the primary image */
-    /* nclx: code points and the CIE xy of its primaries and white point */
-    int primaries;
-    int transfer;                   /* transfer characteristics: 16 PQ, 18 HLG */
-    double rx, ry, gx, gy, bx, by, wx, wy;
+    aheif_colour colour;            /* the primary image's */
+    aheif_colour thumb_colour;      /* the thumbnail item's own, AHEIF_COLOUR_NONE if it has none */
 } aheif_header;
 
 aheif_decoder *aheif_decoder_new(int fd);
 void aheif_decoder_free(aheif_decoder *d);
 const char *aheif_error(const aheif_decoder *d);
 int aheif_read_header(aheif_decoder *d, aheif_header *out);
-/* The primary image's ICC profile, owned by the decoder, or NULL. */
-int aheif_icc(aheif_decoder *d, const uint8_t **data, size_t *length);
+/* The ICC profile of the primary image (thumbnail = 0) or of the thumbnail item (1), owned by
+ * the decoder, or NULL. */
+int aheif_icc(aheif_decoder *d, int thumbnail, const uint8_t **data, size_t *length);
 /* Decodes the primary image (thumbnail = 0) or the largest thumbnail (1) to the planes libheif
  * makes when left to choose (planar RGB 4:4:4 or monochrome, at the source's bit depth) and
  * reports the size and channels (3 or 4) of the 8-bit RGB(A) rows aheif_read_rows makes from

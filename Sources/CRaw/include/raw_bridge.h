@@ -18,6 +18,7 @@ typedef struct {
     int flip;                /* LibRaw/dcraw flip: 0, 3 (180), 5 (90 CCW), 6 (90 CW), ... */
     int preview;             /* ARAW_PREVIEW_* */
     int preview_width, preview_height;
+    int adobe_rgb;           /* the RAW's EXIF says Adobe RGB (its previews are coded in it) */
 } araw_header;
 
 araw_decoder *araw_decoder_new(void);
@@ -27,6 +28,9 @@ const char *araw_error(const araw_decoder *d);
 int araw_open(araw_decoder *d, const char *path, araw_header *out);
 /* The preview's bytes (a JPEG stream, or width*height*3 RGB), owned by the decoder. */
 int araw_preview(araw_decoder *d, const uint8_t **data, size_t *length);
+/* The RAW's own ICC profile (TIFF tag 34675: the colours of its rendered previews), owned by
+ * the decoder, or NULL. */
+int araw_profile(araw_decoder *d, const uint8_t **data, size_t *length);
 /* Half-size decode to 8-bit sRGB, flipped upright by LibRaw. Pixels owned by the decoder. */
 int araw_decode_half(araw_decoder *d, const uint8_t **pixels, int *width, int *height, int *channels);
 const char *araw_version(void);
