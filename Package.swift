@@ -29,11 +29,14 @@ let package = Package(
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("heif")]),
         .target(name: "CRaw", linkerSettings: [.linkedLibrary("raw_r")]),
+        // Videos (issue 20): FFmpeg 5.1's demuxers, decoders and scaler, read through our own I/O.
+        .target(name: "CVideo", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                                                 .linkedLibrary("avutil"), .linkedLibrary("swscale")]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "RenditionsKernels", swiftSettings: unchecked),
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
-                                                  "Posix", "PhotoSource", "RenditionsKernels"]),
+                                                  "CVideo", "Posix", "PhotoSource", "RenditionsKernels"]),
         .target(name: "PhotoSource", dependencies: ["Posix"]),
         .target(name: "PhotoProperties", dependencies: ["CExif", "PhotoSource", "Renditions", "Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource", "SQLiteDatabase", "Posix"]),
