@@ -226,13 +226,9 @@ int avideo_open(avideo *v, avideo_info *out) {
 }
 
 int avideo_tag(const avideo *v, int index, const char **key, const char **value) {
-    AVDictionary *lists[2] = {v->format ? v->format->metadata : NULL,
-                              v->format && v->stream >= 0 ? v->format->streams[v->stream]->metadata : NULL};
-    for (int l = 0; l < 2; l++) {
-        const AVDictionaryEntry *entry = NULL;
-        while ((entry = av_dict_get(lists[l], "", entry, AV_DICT_IGNORE_SUFFIX))) {
-            if (index-- == 0) { *key = entry->key; *value = entry->value; return 0; }
-        }
+    const AVDictionaryEntry *entry = NULL;
+    while (v->format && (entry = av_dict_get(v->format->metadata, "", entry, AV_DICT_IGNORE_SUFFIX))) {
+        if (index-- == 0) { *key = entry->key; *value = entry->value; return 0; }
     }
     return -1;
 }

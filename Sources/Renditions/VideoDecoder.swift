@@ -14,8 +14,9 @@ final class VideoDecoder {
     let stream: Stream?
     /// Container duration (else the longest stream's), in seconds.
     let duration: Double?
-    /// Metadata tags, the container's then the video stream's, in FFmpeg's names.
-    let tags: [(key: String, value: String)]
+    /// Metadata tags of the container, in FFmpeg's names (QuickTime keys as `com.apple.quicktime.*`,
+    /// the movie header's time as `creation_time`, `©xyz` as `location`), first of each name kept.
+    let tags: [String: String]
 
     /// What the video stream's header says.
     struct Stream {
@@ -60,10 +61,11 @@ final class VideoDecoder {
         } else {
             stream = nil
         }
-        var tags: [(String, String)] = []
+        var tags: [String: String] = [:]
         var key: UnsafePointer<CChar>?, value: UnsafePointer<CChar>?
-        while tags.count < 1000, avideo_tag(reader, Int32(tags.count), &key, &value) == 0, let key, let value {
-            tags.append((String(cString: key), String(cString: value)))
+        for index in 0..<1000 {
+            guard avideo_tag(reader, Int32(index), &key, &value) == 0, let key, let value else { break }
+            tags[String(cString: key)] = tags[String(cString: key)] ?? String(cString: value)
         }
         self.tags = tags
         if status != 0 { throw failure() }

@@ -48,7 +48,7 @@ const char *avideo_error(const avideo *v);
 /* Opens the container (probe size and analysis duration bounded) and chooses its video stream:
  * the largest that is not an attached picture. 0, or -1 with avideo_error. */
 int avideo_open(avideo *v, avideo_info *out);
-/* The index-th metadata tag, container tags first, then the chosen stream's: 0, or -1 past the end. */
+/* The index-th metadata tag of the container: 0, or -1 past the end. */
 int avideo_tag(const avideo *v, int index, const char **key, const char **value);
 /* Opens the chosen stream's decoder, one thread, refusing frames over `max_pixels`. */
 int avideo_open_decoder(avideo *v, int64_t max_pixels);
