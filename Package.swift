@@ -47,6 +47,8 @@ let package = Package(
         .target(name: "DesktopThumbnails", dependencies: ["CLibPNG", "Posix"]),
         .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI", "Posix"]),
+        // bench/video-bench.sh's poster maker, until the command line renders videos.
+        .executableTarget(name: "video-poster", dependencies: ["Renditions", "Posix"], path: "bench/video-poster"),
 
         // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
         .target(name: "TestFixtures", path: "Tests/TestFixtures"),

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# Issue 20 benchmark: video posters by assetfs's VideoPoster (bench/video-poster, the code the
+# mount will call) against ffmpegthumbnailer 2.2.2 (`-s 256` and `-s 1920`, its default seek to
+# 10 %), on one core (taskset -c 0) so that neither gains from the other's idle core, printed side
+# by side in one run: wall time (median of $RUNS, ours and the anchor taking turns) and peak RSS
+# (of the median run), and ours/anchor ratios. The machine is shared: only the ratios, measured
+# interleaved, mean anything across runs. Also: the 4K 10-bit HEVC poster's peak RSS above the
+# idle process (the issue's bound: about 100 MiB).
+#
+#   bench/video-bench.sh          # builds video-poster (release) first; clips made once in bench/out/video-corpus
+#
+# Clips (made here by ffmpeg from its lavfi test sources, nothing downloaded):
+#   hlg-4k     60 s 3840x2160 HEVC Main 10 (x265 ultrafast, keyframe every 2 s), HLG BT.2020 tagged, 25 fps
+#   h264-10min 10 min 1920x1080 H.264 (x264 ultrafast, keyframe every 10 s), 25 fps
+#   phone-2s   2 s 1920x1080 H.264 + AAC, display matrix turning it portrait (rotate=90), 30 fps
+set -euo pipefail
+export LC_ALL=C
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+if [ -x /opt/swift/usr/bin/swift ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
+RUNS=${RUNS:-3}
+log() { echo "video-bench: $*" >&2; }
+die() { log "$*"; exit 1; }
+for tool in ffmpeg ffmpegthumbnailer taskset /usr/bin/time; do
+    command -v $tool >/dev/null || die "$tool is missing (mount-scripts/bootstrap --deps-only)"
+done
+
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+# A copy: another build of this tree during the run cannot swap the binary under it.
+(cd "$ROOT" && swift build -c release --product video-poster >/dev/null)
+cp "$ROOT/.build/release/video-poster" "$WORK/video-poster"
+POSTER="$WORK/video-poster"
+CORPUS="$ROOT/bench/out/video-corpus"
+mkdir -p "$CORPUS"
+
+make_clip() {
+    local name=$1; shift
+    [ -s "$CORPUS/$name" ] && return
+    log "making $name (once)"
+    ffmpeg -v error -y "$@" "$CORPUS/$name.part.${name##*.}" && mv "$CORPUS/$name.part.${name##*.}" "$CORPUS/$name"
+}
+make_clip hlg-4k.mov -f lavfi -i testsrc2=s=3840x2160:r=25:d=60 -c:v libx265 -preset ultrafast -pix_fmt yuv420p10le \
+    -x265-params "keyint=50:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error" \
+    -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc -tag:v hvc1
+make_clip h264-10min.mp4 -f lavfi -i testsrc2=s=1920x1080:r=25:d=600 -c:v libx264 -preset ultrafast -g 250 -pix_fmt yuv420p
+make_clip phone-2s.mov -f lavfi -i testsrc2=s=1920x1080:r=30:d=2 -f lavfi -i sine=d=2 -c:v libx264 -pix_fmt yuv420p \
+    -c:a aac -metadata:s:v:0 rotate=90
+
+# Runs a command on core 0; prints "seconds peak_KiB".
+measure() {
+    local out
+    out=$( { /usr/bin/time -f '%e %M' taskset -c 0 "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
+    echo "$out"
+}
+median_run() {  # "s kib" lines on stdin; prints the median-time line
+    sort -g | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'
+}
+
+idle=$(measure "$POSTER" --idle | awk '{ print $2 }')
+printf '%-11s %5s  %8s %8s %6s  %8s %8s %6s\n' clip side "ours s" "thumb s" ratio "ours MiB" "thumb MiB" ratio
+for clip in hlg-4k.mov h264-10min.mp4 phone-2s.mov; do
+    for side in 256 1920; do
+        ours=() theirs=()
+        for ((run = 0; run < RUNS; run++)); do
+            ours+=("$(measure "$POSTER" "$CORPUS/$clip" "$side" "$WORK/ours.jpg")")
+            theirs+=("$(measure ffmpegthumbnailer -i "$CORPUS/$clip" -o "$WORK/theirs.jpg" -s "$side" -q 8)")
+        done
+        o=$(printf '%s\n' "${ours[@]}" | median_run) t=$(printf '%s\n' "${theirs[@]}" | median_run)
+        [ -s "$WORK/ours.jpg" ] || die "no poster of $clip"
+        read -r os ok <<<"$o"; read -r ts tk <<<"$t"
+        printf '%-11s %5s  %8.2f %8.2f %6.2f  %8.1f %8.1f %6.2f\n' "${clip%.*}" "$side" "$os" "$ts" \
+            "$(awk "BEGIN { print $os / ($ts > 0 ? $ts : 0.01) }")" "$(awk "BEGIN { print $ok / 1024 }")" \
+            "$(awk "BEGIN { print $tk / 1024 }")" "$(awk "BEGIN { print $ok / $tk }")"
+        [ "$clip" = hlg-4k.mov ] && [ "$side" = 1920 ] && above=$(( (ok - idle) / 1024 ))
+    done
+done
+echo "4K 10-bit HEVC poster at 1920 px: peak RSS $above MiB above the idle process ($((idle / 1024)) MiB)"
