@@ -26,7 +26,8 @@ public struct VideoLimits: Sendable {
 /// converted to sRGB at the poster's size: HLG and PQ tone-mapped as HDR photos are
 /// (`HDRTransfer`), other wide gamuts converted, then turned upright by the display matrix
 /// (mirrors included), at its display aspect (sample aspect ratio), an interlaced frame read from
-/// one field so it shows no combing.
+/// one field so it shows no combing. The codec's crop (H.264/HEVC conformance window) is applied
+/// by the decoder; a container's `clap` box is not read (FFmpeg 5.1 ignores it).
 public struct VideoPoster: Sendable {
     public var renderer: Renderer
     public var limits: VideoLimits
@@ -53,7 +54,7 @@ public struct VideoPoster: Sendable {
         let reservation = try renderer.reserve(decodeBytes(stream), for: "a video decode", name: name)
         defer { if let reservation { renderer.budget.release(reservation) } }
         try video.openDecoder(maxPixels: renderer.limits.maxPixels)
-        guard let frame = try chooseFrame(video, name: name) else {
+        guard let frame = try chooseFrame(video) else {
             throw RenditionError(.corrupt, path: name, reason: "video: no frame could be decoded")
         }
         try renderer.checkPixels(frame.size, name: name)
@@ -75,7 +76,7 @@ public struct VideoPoster: Sendable {
 
     /// The candidates in turn: the first keyframe that is not near-uniform, else the first one
     /// found; the first frame in decoding order when no candidate gives a keyframe.
-    private func chooseFrame(_ video: VideoDecoder, name: String) throws(RenditionError) -> VideoDecoder.Frame? {
+    private func chooseFrame(_ video: VideoDecoder) throws(RenditionError) -> VideoDecoder.Frame? {
         let duration = video.duration ?? 0
         var first: Double?
         var seen: Set<Double> = []
@@ -104,7 +105,8 @@ public struct VideoPoster: Sendable {
     }
 
     /// The YUV matrix (H.273) to read the frame with: its own, else BT.709 for HD and BT.601 for
-    /// SD, as players guess.
+    /// SD, as players guess. Identity (0) counts as unspecified: it is meant for RGB frames, which
+    /// swscale reads without a matrix, so a YUV frame tagged so is mistagged.
     static func yuvMatrix(_ frame: VideoDecoder.Frame) -> Int {
         let unspecified = [0, 2, 3]
         guard unspecified.contains(frame.matrix) else { return frame.matrix }
