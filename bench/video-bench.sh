@@ -10,9 +10,13 @@
 #   bench/video-bench.sh          # builds video-poster (release) first; clips made once in bench/out/video-corpus
 #
 # Clips (made here by ffmpeg from its lavfi test sources, nothing downloaded):
-#   hlg-4k     60 s 3840x2160 HEVC Main 10 (x265 ultrafast, keyframe every 2 s), HLG BT.2020 tagged, 25 fps
-#   h264-10min 10 min 1920x1080 H.264 (x264 ultrafast, keyframe every 10 s), 25 fps
-#   phone-2s   2 s 1920x1080 H.264 + AAC, display matrix turning it portrait (rotate=90), 30 fps
+#   hlg-4k         60 s 3840x2160 HEVC Main 10 (x265 ultrafast), HLG BT.2020 tagged, 25 fps, an IDR
+#                  every 2 s (closed GOPs, as phones record)
+#   hlg-4k-opengop the same with x265's default open GOPs: its keyframes are CRA pictures whose
+#                  reference sets name earlier pictures, which FFmpeg's HEVC decoder makes up (grey,
+#                  full size) when it starts there: up to 4 frames of 25 MB held for one poster
+#   h264-10min     10 min 1920x1080 H.264 (x264 ultrafast, keyframe every 10 s), 25 fps
+#   phone-2s       2 s 1920x1080 H.264 + AAC, display matrix turning it portrait (rotate=90), 30 fps
 set -euo pipefail
 export LC_ALL=C
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -39,26 +43,27 @@ make_clip() {
     log "making $name (once)"
     ffmpeg -v error -y "$@" "$CORPUS/$name.part.${name##*.}" && mv "$CORPUS/$name.part.${name##*.}" "$CORPUS/$name"
 }
-make_clip hlg-4k.mov -f lavfi -i testsrc2=s=3840x2160:r=25:d=60 -c:v libx265 -preset ultrafast -pix_fmt yuv420p10le \
-    -x265-params "keyint=50:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error" \
-    -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc -tag:v hvc1
+hlg=(-f lavfi -i testsrc2=s=3840x2160:r=25:d=60 -c:v libx265 -preset ultrafast -pix_fmt yuv420p10le
+     -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc -tag:v hvc1 -x265-params)
+make_clip hlg-4k.mov "${hlg[@]}" "keyint=50:open-gop=0:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error"
+make_clip hlg-4k-opengop.mov "${hlg[@]}" "keyint=50:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error"
 make_clip h264-10min.mp4 -f lavfi -i testsrc2=s=1920x1080:r=25:d=600 -c:v libx264 -preset ultrafast -g 250 -pix_fmt yuv420p
 make_clip phone-2s.mov -f lavfi -i testsrc2=s=1920x1080:r=30:d=2 -f lavfi -i sine=d=2 -c:v libx264 -pix_fmt yuv420p \
     -c:a aac -metadata:s:v:0 rotate=90
 
 # Runs a command on core 0; prints "seconds peak_KiB".
 measure() {
-    local out
-    out=$( { /usr/bin/time -f '%e %M' taskset -c 0 "$@" >/dev/null 2>/dev/null; } 2>&1 | tail -1)
-    echo "$out"
+    /usr/bin/time -o "$WORK/time" -f '%e %M' taskset -c 0 "$@" >/dev/null 2>&1 || die "failed: $*"
+    tail -1 "$WORK/time"
 }
 median_run() {  # "s kib" lines on stdin; prints the median-time line
     sort -g | awk '{ l[NR] = $0 } END { print l[int((NR + 1) / 2)] }'
 }
 
 idle=$(measure "$POSTER" --idle | awk '{ print $2 }')
-printf '%-11s %5s  %8s %8s %6s  %8s %8s %6s\n' clip side "ours s" "thumb s" ratio "ours MiB" "thumb MiB" ratio
-for clip in hlg-4k.mov h264-10min.mp4 phone-2s.mov; do
+declare -A above
+printf '%-14s %5s  %8s %8s %6s  %8s %9s %6s\n' clip side "ours s" "thumb s" ratio "ours MiB" "thumb MiB" ratio
+for clip in hlg-4k.mov hlg-4k-opengop.mov h264-10min.mp4 phone-2s.mov; do
     for side in 256 1920; do
         ours=() theirs=()
         for ((run = 0; run < RUNS; run++)); do
@@ -68,10 +73,10 @@ for clip in hlg-4k.mov h264-10min.mp4 phone-2s.mov; do
         o=$(printf '%s\n' "${ours[@]}" | median_run) t=$(printf '%s\n' "${theirs[@]}" | median_run)
         [ -s "$WORK/ours.jpg" ] || die "no poster of $clip"
         read -r os ok <<<"$o"; read -r ts tk <<<"$t"
-        printf '%-11s %5s  %8.2f %8.2f %6.2f  %8.1f %8.1f %6.2f\n' "${clip%.*}" "$side" "$os" "$ts" \
-            "$(awk "BEGIN { print $os / ($ts > 0 ? $ts : 0.01) }")" "$(awk "BEGIN { print $ok / 1024 }")" \
-            "$(awk "BEGIN { print $tk / 1024 }")" "$(awk "BEGIN { print $ok / $tk }")"
-        [ "$clip" = hlg-4k.mov ] && [ "$side" = 1920 ] && above=$(( (ok - idle) / 1024 ))
+        awk -v clip="${clip%.*}" -v side="$side" -v os="$os" -v ts="$ts" -v ok="$ok" -v tk="$tk" 'BEGIN {
+            printf "%-14s %5s  %8.2f %8.2f %6.2f  %8.1f %9.1f %6.2f\n", clip, side, os, ts, os / (ts > 0 ? ts : 0.01), ok / 1024, tk / 1024, ok / tk }'
+        above[${clip%.*}-$side]=$(( (ok - idle) / 1024 ))
     done
 done
-echo "4K 10-bit HEVC poster at 1920 px: peak RSS $above MiB above the idle process ($((idle / 1024)) MiB)"
+echo "4K 10-bit HEVC poster at 1920 px, peak RSS above the idle process ($((idle / 1024)) MiB):" \
+     "${above[hlg-4k-1920]} MiB (closed GOPs), ${above[hlg-4k-opengop-1920]} MiB (open GOPs)"
