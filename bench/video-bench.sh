@@ -16,7 +16,7 @@
 #                  reference sets name earlier pictures, which FFmpeg's HEVC decoder makes up (grey,
 #                  full size) when it starts there: up to 4 frames of 25 MB held for one poster
 #   h264-10min     10 min 1920x1080 H.264 (x264 ultrafast, keyframe every 10 s), 25 fps
-#   phone-2s       2 s 1920x1080 H.264 + AAC, display matrix turning it portrait (rotate=90), 30 fps
+#   phone-2s       2 s 1920x1080 H.264 + AAC, display matrix turning it portrait (90° clockwise), 30 fps
 set -euo pipefail
 export LC_ALL=C
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -24,7 +24,7 @@ if [ -x /opt/swift/usr/bin/swift ]; then export PATH="/opt/swift/usr/bin:$PATH";
 RUNS=${RUNS:-3}
 log() { echo "video-bench: $*" >&2; }
 die() { log "$*"; exit 1; }
-for tool in ffmpeg ffmpegthumbnailer taskset /usr/bin/time; do
+for tool in ffmpeg ffmpegthumbnailer exiftool taskset /usr/bin/time; do
     command -v $tool >/dev/null || die "$tool is missing (mount-scripts/bootstrap --deps-only)"
 done
 
@@ -37,19 +37,22 @@ POSTER="$WORK/video-poster"
 CORPUS="$ROOT/bench/out/video-corpus"
 mkdir -p "$CORPUS"
 
+# make_clip NAME ROTATION FFMPEG-ARGUMENTS...: ROTATION (clockwise degrees) goes into the track's
+# display matrix by exiftool (ffmpeg 5.1's muxer no longer takes a rotate tag).
 make_clip() {
-    local name=$1; shift
+    local name=$1 rotation=$2 part="$CORPUS/$1.part.${1##*.}"; shift 2
     [ -s "$CORPUS/$name" ] && return
     log "making $name (once)"
-    ffmpeg -v error -y "$@" "$CORPUS/$name.part.${name##*.}" && mv "$CORPUS/$name.part.${name##*.}" "$CORPUS/$name"
+    ffmpeg -v error -y "$@" "$part"
+    [ "$rotation" = 0 ] || exiftool -q -overwrite_original -Rotation="$rotation" "$part"
+    mv "$part" "$CORPUS/$name"
 }
 hlg=(-f lavfi -i testsrc2=s=3840x2160:r=25:d=60 -c:v libx265 -preset ultrafast -pix_fmt yuv420p10le
      -color_primaries bt2020 -color_trc arib-std-b67 -colorspace bt2020nc -tag:v hvc1 -x265-params)
-make_clip hlg-4k.mov "${hlg[@]}" "keyint=50:open-gop=0:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error"
-make_clip hlg-4k-opengop.mov "${hlg[@]}" "keyint=50:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error"
-make_clip h264-10min.mp4 -f lavfi -i testsrc2=s=1920x1080:r=25:d=600 -c:v libx264 -preset ultrafast -g 250 -pix_fmt yuv420p
-make_clip phone-2s.mov -f lavfi -i testsrc2=s=1920x1080:r=30:d=2 -f lavfi -i sine=d=2 -c:v libx264 -pix_fmt yuv420p \
-    -c:a aac -metadata:s:v:0 rotate=90
+make_clip hlg-4k.mov 0 "${hlg[@]}" "keyint=50:open-gop=0:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error"
+make_clip hlg-4k-opengop.mov 0 "${hlg[@]}" "keyint=50:colorprim=bt2020:transfer=arib-std-b67:colormatrix=bt2020nc:log-level=error"
+make_clip h264-10min.mp4 0 -f lavfi -i testsrc2=s=1920x1080:r=25:d=600 -c:v libx264 -preset ultrafast -g 250 -pix_fmt yuv420p
+make_clip phone-2s.mov 90 -f lavfi -i testsrc2=s=1920x1080:r=30:d=2 -f lavfi -i sine=d=2 -c:v libx264 -pix_fmt yuv420p -c:a aac
 
 # Runs a command on core 0; prints "seconds peak_KiB".
 measure() {
