@@ -34,11 +34,14 @@ let package = Package(
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("heif")]),
         .target(name: "CRaw", linkerSettings: [.linkedLibrary("raw_r")]),
+        // Videos (issue 20): FFmpeg 5.1's demuxers, decoders and scaler, read through our own I/O.
+        .target(name: "CVideo", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
+                                                 .linkedLibrary("avutil"), .linkedLibrary("swscale")]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "RenditionsKernels", swiftSettings: unchecked),
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
-                                                  "Posix", "PhotoSource", "RenditionsKernels"]),
+                                                  "CVideo", "Posix", "PhotoSource", "RenditionsKernels"]),
         .target(name: "PhotoSource", dependencies: ["Posix"]),
         .target(name: "PhotoProperties", dependencies: ["CExif", "PhotoSource", "Renditions", "Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource", "SQLiteDatabase", "Posix"]),
@@ -49,12 +52,15 @@ let package = Package(
         .target(name: "DesktopThumbnails", dependencies: ["CLibPNG", "Posix"]),
         .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI", "Posix"]),
+        // bench/video-bench.sh's poster maker, until the command line renders videos.
+        .executableTarget(name: "video-poster", dependencies: ["Renditions", "Posix"], path: "bench/video-poster"),
 
         // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
         .target(name: "TestFixtures", path: "Tests/TestFixtures"),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "RenditionsTests", dependencies: ["Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
+        .testTarget(name: "PhotoPropertiesTests", dependencies: ["PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "TestFixtures"]),

@@ -265,14 +265,14 @@ public struct Renderer: Sendable {
 
     // MARK: - shared steps
 
-    private func checkPixels(_ size: PixelSize, name: String) throws(RenditionError) {
+    func checkPixels(_ size: PixelSize, name: String) throws(RenditionError) {
         guard size.width > 0, size.height > 0 else { throw RenditionError(.corrupt, path: name, reason: "image has no pixels (\(size))") }
         guard size.width <= limits.maxPixels / size.height else {
             throw RenditionError(.tooManyPixels, path: name, reason: "\(size) is over the limit of \(limits.maxPixels / 1_000_000) megapixels")
         }
     }
 
-    private func reserve(_ bytes: Int, for what: String, name: String) throws(RenditionError) -> MemoryBudget.Reservation? {
+    func reserve(_ bytes: Int, for what: String, name: String) throws(RenditionError) -> MemoryBudget.Reservation? {
         guard bytes > 0 else { return nil }
         do {
             return try budget.reserve(bytes, wait: limits.waitForMemory)
@@ -313,7 +313,7 @@ public struct Renderer: Sendable {
         }
     }
 
-    private func encode(_ pixels: UnsafeMutablePointer<UInt8>, stored: PixelSize, upright: PixelSize, channels: Int,
+    func encode(_ pixels: UnsafeMutablePointer<UInt8>, stored: PixelSize, upright: PixelSize, channels: Int,
                         orientation: Orientation, quality: Int, name: String) throws(RenditionError) -> [UInt8] {
         // sRGB out and no profile: what viewers assume of a JPEG without one.
         let encoder = try JPEGEncoder(size: upright, components: channels, quality: quality, iccProfile: nil, path: name)

@@ -1,0 +1,368 @@
+#include "video_bridge.h"
+#include <errno.h>
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/csp.h>
+#include <libavutil/display.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+enum {
+    IO_BUFFER_BYTES = 64 << 10,
+    PROBE_BYTES = 4 << 20,           /* what format probing and stream analysis may read */
+    ANALYZE_MICROSECONDS = 5000000,  /* how much of the streams the analysis may look at */
+};
+
+struct avideo {
+    int fd;
+    int64_t size, position;
+    int64_t budget, bytes_read;
+    int64_t deadline_ns;
+    int read_errno, timed_out, over_budget;
+    AVIOContext *io;
+    AVFormatContext *format;
+    int stream;
+    AVCodecContext *codec;
+    AVPacket *packet;
+    AVFrame *frame;
+    int has_frame;
+    int draining;                    /* a keyframe was sent with end of stream: flush before more */
+    struct SwsContext *scaler;
+    char message[256];
+};
+
+static int64_t now_ns(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+static int past_deadline(avideo *v) {
+    if (!v->timed_out && now_ns() > v->deadline_ns) v->timed_out = 1;
+    return v->timed_out;
+}
+
+/* FFmpeg's blocking calls ask this between reads: nonzero stops them with AVERROR_EXIT. */
+static int interrupted(void *opaque) { return past_deadline(opaque); }
+
+static int io_read(void *opaque, uint8_t *buffer, int size) {
+    avideo *v = opaque;
+    if (past_deadline(v)) return AVERROR_EXIT;
+    if (v->bytes_read >= v->budget) { v->over_budget = 1; return AVERROR_EXIT; }
+    if (v->position >= v->size) return AVERROR_EOF;
+    int64_t want = size;
+    if (want > v->budget - v->bytes_read) want = v->budget - v->bytes_read;
+    ssize_t n;
+    do n = pread(v->fd, buffer, (size_t)want, (off_t)v->position); while (n < 0 && errno == EINTR);
+    if (n < 0) { v->read_errno = errno; return AVERROR(errno); }
+    if (n == 0) return AVERROR_EOF;
+    v->position += n;
+    v->bytes_read += n;
+    return (int)n;
+}
+
+static int64_t io_seek(void *opaque, int64_t offset, int whence) {
+    avideo *v = opaque;
+    int64_t to;
+    switch (whence & ~AVSEEK_FORCE) {
+    case AVSEEK_SIZE: return v->size;
+    case SEEK_SET: to = offset; break;
+    case SEEK_CUR: to = v->position + offset; break;
+    case SEEK_END: to = v->size + offset; break;
+    default: return -1;
+    }
+    if (to < 0) return -1;
+    v->position = to;
+    return to;
+}
+
+static void quiet_logs(void) { av_log_set_level(AV_LOG_QUIET); }
+
+avideo *avideo_new(int fd, int64_t byte_budget, double seconds) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, quiet_logs);  /* FFmpeg logs to stderr by default; errors are returned instead */
+    avideo *v = av_mallocz(sizeof *v);
+    if (!v) return NULL;
+    v->fd = fd;
+    v->budget = byte_budget;
+    v->deadline_ns = now_ns() + (int64_t)(seconds * 1e9);
+    v->stream = -1;
+    return v;
+}
+
+void avideo_free(avideo *v) {
+    if (!v) return;
+    sws_freeContext(v->scaler);
+    av_frame_free(&v->frame);
+    av_packet_free(&v->packet);
+    avcodec_free_context(&v->codec);
+    avformat_close_input(&v->format);  /* leaves a custom AVIOContext alone */
+    if (v->io) av_freep(&v->io->buffer);
+    avio_context_free(&v->io);
+    av_free(v);
+}
+
+const char *avideo_error(const avideo *v) { return v->message; }
+
+/* Records why `what` failed: the reader's own reasons first, they explain FFmpeg's code. */
+static int fail(avideo *v, const char *what, int code) {
+    if (v->read_errno) {
+        snprintf(v->message, sizeof v->message, "read error: %s", strerror(v->read_errno));
+    } else if (v->timed_out) {
+        snprintf(v->message, sizeof v->message, "timed out (%s)", what);
+    } else if (v->over_budget) {
+        snprintf(v->message, sizeof v->message, "%s: read more than its budget of %lld MiB", what, (long long)(v->budget >> 20));
+    } else {
+        char reason[AV_ERROR_MAX_STRING_SIZE] = "";
+        av_strerror(code, reason, sizeof reason);
+        snprintf(v->message, sizeof v->message, "%s: %s", what, reason);
+    }
+    return -1;
+}
+
+static int oom(avideo *v) {
+    snprintf(v->message, sizeof v->message, "out of memory");
+    return -1;
+}
+
+/* The largest video stream that is not an attached picture (cover art), or -1. */
+static int choose_stream(const AVFormatContext *format) {
+    int best = -1;
+    int64_t best_area = -1;
+    for (unsigned i = 0; i < format->nb_streams; i++) {
+        const AVStream *s = format->streams[i];
+        if (s->codecpar->codec_type != AVMEDIA_TYPE_VIDEO || (s->disposition & AV_DISPOSITION_ATTACHED_PIC)) continue;
+        int64_t area = (int64_t)s->codecpar->width * s->codecpar->height;
+        if (area > best_area) { best = (int)i; best_area = area; }
+    }
+    return best;
+}
+
+/* Stream analysis decodes a little of each stream: one thread each, as for our own decoder. */
+static int analyse_streams(avideo *v) {
+    unsigned count = v->format->nb_streams;
+    AVDictionary **options = count ? av_calloc(count, sizeof *options) : NULL;
+    if (count && !options) return oom(v);
+    for (unsigned i = 0; i < count; i++) av_dict_set(&options[i], "threads", "1", 0);
+    int e = avformat_find_stream_info(v->format, options);
+    for (unsigned i = 0; i < count; i++) av_dict_free(&options[i]);
+    av_free(options);
+    return e < 0 ? fail(v, "cannot read the streams", e) : 0;
+}
+
+int avideo_open(avideo *v, avideo_info *out) {
+    memset(out, 0, sizeof *out);
+    out->duration_us = -1;
+    out->sar_den = 1;
+    struct stat st;
+    if (fstat(v->fd, &st) != 0) { v->read_errno = errno; return fail(v, "stat", 0); }
+    v->size = st.st_size;
+
+    uint8_t *buffer = av_malloc(IO_BUFFER_BYTES);
+    if (!buffer) return oom(v);
+    v->io = avio_alloc_context(buffer, IO_BUFFER_BYTES, 0, v, io_read, NULL, io_seek);
+    if (!v->io) { av_free(buffer); return oom(v); }
+    v->format = avformat_alloc_context();
+    if (!v->format) return oom(v);
+    v->format->pb = v->io;
+    v->format->flags |= AVFMT_FLAG_CUSTOM_IO;
+    v->format->interrupt_callback = (AVIOInterruptCB){interrupted, v};
+    v->format->probesize = PROBE_BYTES;
+    v->format->format_probesize = PROBE_BYTES;
+    v->format->max_analyze_duration = ANALYZE_MICROSECONDS;
+    int e = avformat_open_input(&v->format, NULL, NULL, NULL);
+    if (e < 0) return fail(v, "cannot open the container", e);  /* it has freed the format context */
+
+    v->stream = choose_stream(v->format);
+    /* Containers without sizes in their headers (MPEG-TS, MPEG-PS) need the streams analysed. */
+    if (v->stream < 0 || v->format->streams[v->stream]->codecpar->width <= 0) {
+        if (analyse_streams(v) != 0) return -1;
+        v->stream = choose_stream(v->format);
+    }
+    snprintf(out->container, sizeof out->container, "%s", v->format->iformat->name);
+    for (unsigned i = 0; i < v->format->nb_streams; i++) {
+        AVStream *s = v->format->streams[i];
+        if (s->codecpar->codec_type == AVMEDIA_TYPE_AUDIO && out->audio_streams++ == 0)
+            snprintf(out->audio_codec, sizeof out->audio_codec, "%s", avcodec_get_name(s->codecpar->codec_id));
+        if ((int)i != v->stream) s->discard = AVDISCARD_ALL;  /* the demuxer skips their packets */
+    }
+    int64_t duration = v->format->duration;
+    if (duration == AV_NOPTS_VALUE || duration <= 0) {
+        duration = -1;
+        for (unsigned i = 0; i < v->format->nb_streams; i++) {
+            AVStream *s = v->format->streams[i];
+            if (s->duration == AV_NOPTS_VALUE || s->duration <= 0) continue;
+            int64_t us = av_rescale_q(s->duration, s->time_base, AV_TIME_BASE_Q);
+            if (us > duration) duration = us;
+        }
+    }
+    out->duration_us = duration;
+    if (v->stream < 0) return 0;
+
+    AVStream *s = v->format->streams[v->stream];
+    AVCodecParameters *p = s->codecpar;
+    out->has_video = 1;
+    out->width = p->width;
+    out->height = p->height;
+    AVRational sar = s->sample_aspect_ratio.num > 0 ? s->sample_aspect_ratio : p->sample_aspect_ratio;
+    if (sar.num > 0 && sar.den > 0) { out->sar_num = sar.num; out->sar_den = sar.den; }
+    size_t side_size = 0;
+    uint8_t *matrix = av_stream_get_side_data(s, AV_PKT_DATA_DISPLAYMATRIX, &side_size);
+    if (matrix && side_size >= sizeof out->matrix) {
+        memcpy(out->matrix, matrix, sizeof out->matrix);
+        out->has_matrix = 1;
+    }
+    const AVPixFmtDescriptor *pixels = av_pix_fmt_desc_get(p->format);
+    out->bits = pixels ? pixels->comp[0].depth : p->bits_per_raw_sample;
+    out->transfer = p->color_trc;
+    snprintf(out->codec, sizeof out->codec, "%s", avcodec_get_name(p->codec_id));
+    return 0;
+}
+
+int avideo_tag(const avideo *v, int index, const char **key, const char **value) {
+    const AVDictionaryEntry *entry = NULL;
+    while (v->format && (entry = av_dict_get(v->format->metadata, "", entry, AV_DICT_IGNORE_SUFFIX))) {
+        if (index-- == 0) { *key = entry->key; *value = entry->value; return 0; }
+    }
+    return -1;
+}
+
+int avideo_open_decoder(avideo *v, int64_t max_pixels) {
+    AVStream *s = v->format->streams[v->stream];
+    enum AVCodecID id = s->codecpar->codec_id;
+    /* FFmpeg 5.1's own AV1 decoder needs hardware; dav1d decodes in software. */
+    const AVCodec *decoder = id == AV_CODEC_ID_AV1 ? avcodec_find_decoder_by_name("libdav1d") : NULL;
+    if (!decoder) decoder = avcodec_find_decoder(id);
+    if (!decoder) {
+        snprintf(v->message, sizeof v->message, "unsupported codec %s", avcodec_get_name(id));
+        return -1;
+    }
+    v->codec = avcodec_alloc_context3(decoder);
+    v->packet = av_packet_alloc();
+    v->frame = av_frame_alloc();
+    if (!v->codec || !v->packet || !v->frame) return oom(v);
+    int e = avcodec_parameters_to_context(v->codec, s->codecpar);
+    if (e < 0) return fail(v, "cannot set up the decoder", e);
+    v->codec->pkt_timebase = s->time_base;
+    v->codec->thread_count = 1;
+    v->codec->max_pixels = max_pixels;
+    e = avcodec_open2(v->codec, decoder, NULL);
+    return e < 0 ? fail(v, "cannot open the decoder", e) : 0;
+}
+
+int avideo_seek(avideo *v, int64_t microseconds) {
+    AVStream *s = v->format->streams[v->stream];
+    int64_t target = av_rescale_q(microseconds, AV_TIME_BASE_Q, s->time_base);
+    if (s->start_time != AV_NOPTS_VALUE) target += s->start_time;
+    int e = av_seek_frame(v->format, v->stream, target, AVSEEK_FLAG_BACKWARD);
+    if (e < 0) return fail(v, "cannot seek", e);
+    avcodec_flush_buffers(v->codec);
+    v->draining = 0;
+    return 0;
+}
+
+/* After the end of the packets: what the decoder still holds. */
+static int drain(avideo *v) {
+    if (!v->draining) {
+        avcodec_send_packet(v->codec, NULL);
+        v->draining = 1;
+    }
+    if (avcodec_receive_frame(v->codec, v->frame) == 0) { v->has_frame = 1; return 0; }
+    return 1;
+}
+
+int avideo_decode(avideo *v, int keyframes_only, int max_packets) {
+    av_frame_unref(v->frame);
+    v->has_frame = 0;
+    if (v->draining) {
+        avcodec_flush_buffers(v->codec);
+        v->draining = 0;
+    }
+    v->codec->skip_frame = keyframes_only ? AVDISCARD_NONKEY : AVDISCARD_DEFAULT;
+    for (int packets = 0; packets < max_packets;) {
+        int e = av_read_frame(v->format, v->packet);
+        if (e == AVERROR_EOF && !v->timed_out && !v->over_budget) return keyframes_only ? 1 : drain(v);
+        if (e < 0) return fail(v, "cannot read the video", e);
+        int wanted = v->packet->stream_index == v->stream && (!keyframes_only || (v->packet->flags & AV_PKT_FLAG_KEY));
+        packets += v->packet->stream_index == v->stream;
+        if (!wanted) { av_packet_unref(v->packet); continue; }
+        e = avcodec_send_packet(v->codec, v->packet);
+        av_packet_unref(v->packet);
+        if (e < 0 && e != AVERROR(EAGAIN)) continue;  /* a damaged packet: the next may decode */
+        /* A keyframe alone: end the stream so that the decoder gives its picture at once rather
+           than holding it for reordering, then reset it before the next. */
+        if (keyframes_only) {
+            if (drain(v) == 0) return 0;
+            avcodec_flush_buffers(v->codec);
+            v->draining = 0;
+            continue;
+        }
+        if (avcodec_receive_frame(v->codec, v->frame) == 0) { v->has_frame = 1; return 0; }
+    }
+    return 1;
+}
+
+int avideo_current(const avideo *v, avideo_frame *out) {
+    memset(out, 0, sizeof *out);
+    if (!v->has_frame) return -1;
+    const AVFrame *f = v->frame;
+    const AVPixFmtDescriptor *pixels = av_pix_fmt_desc_get(f->format);
+    if (!pixels || (pixels->flags & (AV_PIX_FMT_FLAG_HWACCEL | AV_PIX_FMT_FLAG_BITSTREAM))) return -1;
+    AVStream *s = v->format->streams[v->stream];
+    out->width = f->width;
+    out->height = f->height;
+    out->interlaced = f->interlaced_frame;
+    out->key = f->key_frame;
+    int64_t pts = f->best_effort_timestamp;
+    if (pts != AV_NOPTS_VALUE && s->start_time != AV_NOPTS_VALUE) pts -= s->start_time;
+    out->pts_us = pts == AV_NOPTS_VALUE ? INT64_MIN : av_rescale_q(pts, s->time_base, AV_TIME_BASE_Q);
+    out->transfer = f->color_trc;
+    out->primaries = f->color_primaries;
+    out->matrix = f->colorspace;
+    out->full_range = f->color_range == AVCOL_RANGE_JPEG || f->format == AV_PIX_FMT_YUVJ420P ||
+                      f->format == AV_PIX_FMT_YUVJ422P || f->format == AV_PIX_FMT_YUVJ444P;
+    const AVColorPrimariesDesc *xy = av_csp_primaries_desc_from_id(f->color_primaries);
+    if (xy) {
+        out->rx = av_q2d(xy->prim.r.x); out->ry = av_q2d(xy->prim.r.y);
+        out->gx = av_q2d(xy->prim.g.x); out->gy = av_q2d(xy->prim.g.y);
+        out->bx = av_q2d(xy->prim.b.x); out->by = av_q2d(xy->prim.b.y);
+        out->wx = av_q2d(xy->wp.x); out->wy = av_q2d(xy->wp.y);
+    }
+    out->luma = f->data[0];
+    out->luma_stride = f->linesize[0];
+    out->bits = pixels->comp[0].depth;
+    out->bytes_per_sample = pixels->comp[0].step;
+    return 0;
+}
+
+int avideo_scale(avideo *v, int width, int height, int one_field, int matrix, int full_range, uint8_t *rgb, int stride) {
+    const AVFrame *f = v->frame;
+    if (!v->has_frame || width <= 0 || height <= 0) { snprintf(v->message, sizeof v->message, "no frame to scale"); return -1; }
+    const uint8_t *planes[4];
+    int strides[4], source_height = f->height;
+    for (int i = 0; i < 4; i++) { planes[i] = f->data[i]; strides[i] = f->linesize[i]; }
+    if (one_field && f->height >= 4) {
+        /* Every other row of every plane: the top field, whose chroma rows alternate too. */
+        for (int i = 0; i < 4; i++) strides[i] *= 2;
+        source_height = f->height / 2;
+    }
+    v->scaler = sws_getCachedContext(v->scaler, f->width, source_height, f->format, width, height, AV_PIX_FMT_RGB24,
+                                     SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_BITEXACT, NULL, NULL, NULL);
+    if (!v->scaler) { snprintf(v->message, sizeof v->message, "cannot scale %dx%d to %dx%d", f->width, source_height, width, height); return -1; }
+    /* Fails harmlessly for RGB sources, which have no YUV matrix. */
+    sws_setColorspaceDetails(v->scaler, sws_getCoefficients(matrix), full_range, sws_getCoefficients(SWS_CS_DEFAULT), 1,
+                             0, 1 << 16, 1 << 16);
+    uint8_t *out[4] = {rgb, NULL, NULL, NULL};
+    int out_strides[4] = {stride, 0, 0, 0};
+    int rows = sws_scale(v->scaler, planes, strides, 0, source_height, out, out_strides);
+    if (rows != height) { snprintf(v->message, sizeof v->message, "scaling gave %d of %d rows", rows, height); return -1; }
+    return 0;
+}
+
+const char *avideo_versions(void) { return av_version_info(); }

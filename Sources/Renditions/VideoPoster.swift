@@ -1,0 +1,134 @@
+import Posix
+
+/// Bounds of one video read: a hostile file or a stalled disk must not hold a render thread.
+public struct VideoLimits: Sendable {
+    /// Bytes read from the file at most (container index, keyframes, a few candidates).
+    public var byteBudget: Int
+    /// Wall-clock seconds; past them the read stops and the render fails as unreadable (EIO), to be tried again later.
+    public var seconds: Double
+
+    public init(byteBudget: Int = 128 << 20, seconds: Double = 20) {
+        self.byteBudget = byteBudget
+        self.seconds = seconds
+    }
+}
+
+/// A video's poster frame as a rendition: the same JPEG, sizes and errors as a photo's.
+///
+/// The frame is chosen as thumbnailers do: a keyframe at or before 10 % of the duration (at most
+/// a minute in, so a long film costs no long seek), found through the container's index and
+/// decoded alone. A near-uniform frame (a black opening, a fade) is passed over for the next of a
+/// few later candidates; when all are uniform the first is kept (a black video has a black poster).
+/// A clip too short for any of this (a few frames) gives its first frame. The same file always
+/// gives the same frame and the same bytes: one decoder thread, bit-exact scaling.
+///
+/// The frame is scaled down first (swscale, Lanczos, YUV read with the stream's matrix), then
+/// converted to sRGB at the poster's size: HLG and PQ tone-mapped as HDR photos are
+/// (`HDRTransfer`), other wide gamuts converted, then turned upright by the display matrix
+/// (mirrors included), at its display aspect (sample aspect ratio), an interlaced frame read from
+/// one field so it shows no combing. The codec's crop (H.264/HEVC conformance window) is applied
+/// by the decoder; a container's `clap` box is not read (FFmpeg 5.1 ignores it).
+public struct VideoPoster: Sendable {
+    public var renderer: Renderer
+    public var limits: VideoLimits
+
+    /// `renderer` supplies the pixel cap, the shared decode memory budget and its wait rule.
+    public init(renderer: Renderer = Renderer(), limits: VideoLimits = VideoLimits()) {
+        self.renderer = renderer
+        self.limits = limits
+    }
+
+    /// Where posters are looked for: fractions of the duration, each capped in seconds.
+    static let candidates: [(fraction: Double, cap: Double)] = [(0.10, 60), (0.30, 180), (0.50, 300)]
+    /// Below this spread (`VideoDecoder.Frame.spread`) a frame is taken as one flat colour.
+    static let uniformSpread = 0.02
+    /// Packets of the video stream read per candidate before giving up on it.
+    static let packetsPerCandidate = 600
+
+    /// The poster of the video open at `file` (read with pread only). `name` names it in errors.
+    /// A file without a video stream fails as `.unrecognised` with the reason `VideoPoster.audioOnly`.
+    public func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        let video = try VideoDecoder(file: file, path: name, limits: limits)
+        guard let stream = video.stream else { throw RenditionError(.unrecognised, path: name, reason: Self.audioOnly) }
+        try renderer.checkPixels(stream.size, name: name)
+        let reservation = try renderer.reserve(decodeBytes(stream), for: "a video decode", name: name)
+        defer { if let reservation { renderer.budget.release(reservation) } }
+        try video.openDecoder(maxPixels: renderer.limits.maxPixels)
+        guard let frame = try chooseFrame(video) else {
+            throw RenditionError(.corrupt, path: name, reason: "video: no frame could be decoded")
+        }
+        try renderer.checkPixels(frame.size, name: name)
+        let orientation = stream.displayMatrix.map(Orientation.init(displayMatrix:)) ?? .up
+        let display = Self.displaySize(frame.size, sampleAspect: stream.sampleAspect)
+        let upright = (orientation.swapsAxes ? display.transposed : display).fitted(longestSide: spec.longestSide)
+        let target = orientation.swapsAxes ? upright.transposed : upright
+        let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: target.width * target.height * 3)
+        defer { pixels.deallocate() }
+        try video.scale(frame, to: target, matrix: Self.yuvMatrix(frame), into: pixels)
+        Self.colourTransform(frame)?.apply(pixels, count: target.width * target.height)
+        let jpeg = try renderer.encode(pixels, stored: target, upright: upright, channels: 3, orientation: orientation,
+                                       quality: spec.quality, name: name)
+        return Rendition(jpeg: jpeg, size: upright, warnings: [])
+    }
+
+    /// The reason a file with sound but no pictures is not shown.
+    public static let audioOnly = "audio only"
+
+    /// The candidates in turn: the first keyframe that is not near-uniform, else the first one
+    /// found; the first frame in decoding order when no candidate gives a keyframe.
+    private func chooseFrame(_ video: VideoDecoder) throws(RenditionError) -> VideoDecoder.Frame? {
+        let duration = video.duration ?? 0
+        var first: Double?
+        var seen: Set<Double> = []
+        for candidate in Self.candidates where duration > 0 {
+            let at = min(candidate.fraction * duration, candidate.cap)
+            guard (try? video.seek(to: at)) != nil,
+                  let frame = try video.decode(keyframesOnly: true, packets: Self.packetsPerCandidate) else { continue }
+            let time = frame.seconds ?? at
+            guard seen.insert(time).inserted else { continue }  // the same keyframe again: a short clip
+            if frame.spread >= Self.uniformSpread { return frame }
+            if first == nil { first = at }
+        }
+        if let first {
+            try video.seek(to: first)
+            if let frame = try video.decode(keyframesOnly: true, packets: Self.packetsPerCandidate) { return frame }
+        }
+        if duration > 0 { try? video.seek(to: 0) }
+        return try video.decode(keyframesOnly: false, packets: Self.packetsPerCandidate)
+    }
+
+    /// Width stretched by the sample aspect ratio (anamorphic video is shown at its display width).
+    static func displaySize(_ size: PixelSize, sampleAspect: (Int, Int)?) -> PixelSize {
+        guard let (num, den) = sampleAspect, num > 0, den > 0, num != den else { return size }
+        let width = (size.width * num * 2 + den) / (2 * den)
+        return PixelSize(width: max(1, width), height: size.height)
+    }
+
+    /// The YUV matrix (H.273) to read the frame with: its own, else BT.709 for HD and BT.601 for
+    /// SD, as players guess. Identity (0) counts as unspecified: it is meant for RGB frames, which
+    /// swscale reads without a matrix, so a YUV frame tagged so is mistagged.
+    static func yuvMatrix(_ frame: VideoDecoder.Frame) -> Int {
+        let unspecified = [0, 2, 3]
+        guard unspecified.contains(frame.matrix) else { return frame.matrix }
+        return frame.size.height >= 720 ? 1 : 6
+    }
+
+    /// HLG and PQ to SDR, other primaries to sRGB's; nil when the frame is already sRGB-like.
+    static func colourTransform(_ frame: VideoDecoder.Frame) -> ColourTransform? {
+        ColourTransform.from(nclxPrimaries: frame.primaries, transfer: frame.transfer, red: frame.red, green: frame.green,
+                             blue: frame.blue, white: frame.white)
+    }
+
+    /// Memory a decode holds at its peak, from the header: frames of the stream's size (1.5
+    /// samples a pixel at 4:2:0, 2 bytes deeper than 8 bits) plus FFmpeg's tables. Measured on a 4K
+    /// 10-bit HEVC keyframe (25 MB a frame): 50 MB above the idle process for an IDR (closed GOPs,
+    /// as phones record), 170 MB for a CRA of an open GOP, whose missing references FFmpeg's
+    /// decoder fills in with grey frames. Five frames cover the first and most of the second.
+    func decodeBytes(_ stream: VideoDecoder.Stream) -> Int {
+        let sampleBytes = stream.bits > 8 || stream.bits == 0 ? 2 : 1
+        return stream.size.width * stream.size.height * 3 / 2 * sampleBytes * 5 + (16 << 20)
+    }
+
+    /// What makes poster bytes differ between builds: the photo renderer's and FFmpeg's versions.
+    public static var fingerprint: String { Renderer.fingerprint + " ffmpeg " + VideoDecoder.libraryVersion }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import Posix
+import Testing
+@testable import Renditions
+
+/// Posters of clips made at run time by ffmpeg (lavfi test sources, libx264): anamorphic pixels,
+/// interlaced fields, a black opening.
+@Suite struct GeneratedVideoTests {
+    private func make(_ arguments: [String], _ name: String, _ body: (String) throws -> Void) throws {
+        let directory = try Tools.makeTemporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent(name).path
+        let output = try Tools.run(["ffmpeg", "-v", "error"] + arguments + ["-c:v", "libx264", "-pix_fmt", "yuv420p"] + [path])
+        try #require(output.status == 0, "\(output.stderr)")
+        try body(path)
+    }
+
+    private func poster(_ path: String, side: Int = 256) throws -> Rendition {
+        let file = try FileDescriptor.openReadOnly(FilePath(path))
+        defer { file.close() }
+        return try VideoPoster().render(file, spec: RenditionSpec(longestSide: side), name: path)
+    }
+
+    /// 320x240 stored with 2:1 pixels is shown 640x240.
+    @Test func anamorphicVideoIsShownAtItsDisplayWidth() throws {
+        try make(["-f", "lavfi", "-i", "testsrc=s=320x240:d=1", "-vf", "setsar=2"], "sar.mp4") { (path: String) throws in
+            #expect(try poster(path).size == PixelSize(width: 256, height: 96))
+            #expect(try poster(path, side: 1920).size == PixelSize(width: 640, height: 240))
+        }
+    }
+
+    /// A black opening (2 s) is passed over: the poster is the picture after it.
+    @Test func aBlackOpeningIsSkipped() throws {
+        try make(["-f", "lavfi", "-i", "color=black:s=320x240:d=2:r=25", "-f", "lavfi", "-i", "testsrc=s=320x240:d=8:r=25",
+                  "-filter_complex", "[0][1]concat=n=2:v=1", "-g", "25"], "opening.mp4") { (path: String) throws in
+            let pixels = try Tools.djpeg(poster(path).jpeg)
+            let mean = Double(pixels.samples.reduce(0) { $0 + Int($1) }) / Double(pixels.samples.count)
+            #expect(mean > 60, "mean \(mean): not the black opening")
+        }
+    }
+
+    /// Interlaced fields of a moving picture woven into one frame comb; the poster reads one field.
+    /// Combing is measured as the mean difference between each row and the average of its
+    /// neighbours, against ffmpeg's top field scaled to the frame's height and its woven frame.
+    /// Measured: 0.62 here, 0.57 for the top field, 2.21 for the woven frame.
+    @Test func interlacedFramesDoNotComb() throws {
+        try make(["-f", "lavfi", "-i", "testsrc2=s=720x576:r=50:d=2", "-vf", "tinterlace=interleave_top,setfield=tff",
+                  "-flags", "+ildct+ilme", "-x264opts", "tff=1"], "interlaced.mp4") { (path: String) throws in
+            let ours = try Tools.djpeg(poster(path, side: 720).jpeg)
+            func frame(_ filters: String) throws -> PNM {
+                let output = try Tools.run(["ffmpeg", "-v", "error", "-i", path, "-frames:v", "1", "-vf",
+                                            filters + ",scale=720:576:flags=lanczos+accurate_rnd+full_chroma_int", "-pix_fmt", "rgb24",
+                                            "-f", "image2pipe", "-c:v", "ppm", "-"])
+                return try PNM(output.stdout)
+            }
+            let field = try frame("field=top"), woven = try frame("null")
+            #expect(combing(ours) < combing(woven) / 2, "ours \(combing(ours)), woven \(combing(woven)), one field \(combing(field))")
+            #expect(combing(ours) < combing(field) * 1.5)
+        }
+    }
+
+    private func combing(_ image: PNM) -> Double {
+        let row = image.width * image.channels
+        var total = 0.0
+        for y in 1..<(image.height - 1) {
+            for i in 0..<row {
+                let above = Double(image.samples[(y - 1) * row + i]), below = Double(image.samples[(y + 1) * row + i])
+                total += abs(Double(image.samples[y * row + i]) - (above + below) / 2)
+            }
+        }
+        return total / Double((image.height - 2) * row)
+    }
+}

@@ -1,0 +1,22 @@
+import Foundation
+import Posix
+import Renditions
+
+/// `video-poster FILE LONGEST_SIDE OUTPUT.jpg`: one poster, as the mount will make it, for
+/// bench/video-bench.sh. `video-poster --idle` starts with the same libraries linked and makes
+/// nothing: the baseline its peak RSS is measured against.
+let arguments = CommandLine.arguments
+if arguments.count == 2, arguments[1] == "--idle" { exit(0) }
+guard arguments.count == 4, let side = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: video-poster FILE LONGEST_SIDE OUTPUT.jpg | --idle\n".utf8))
+    exit(2)
+}
+do {
+    let file = try FileDescriptor.openReadOnly(FilePath(arguments[1]))
+    defer { file.close() }
+    let poster = try VideoPoster().render(file, spec: RenditionSpec(longestSide: side), name: arguments[1])
+    try Data(poster.jpeg).write(to: URL(fileURLWithPath: arguments[3]))
+} catch {
+    FileHandle.standardError.write(Data("video-poster: \(error)\n".utf8))
+    exit(1)
+}
