@@ -34,9 +34,9 @@ let package = Package(
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
         .target(name: "CHEIF", linkerSettings: [.linkedLibrary("heif")]),
         .target(name: "CRaw", linkerSettings: [.linkedLibrary("raw_r")]),
-        // Videos (issue 20): FFmpeg 5.1's demuxers, decoders and scaler, read through our own I/O.
-        .target(name: "CVideo", linkerSettings: [.linkedLibrary("avformat"), .linkedLibrary("avcodec"),
-                                                 .linkedLibrary("avutil"), .linkedLibrary("swscale")]),
+        // Videos (issue 20): FFmpeg 5.1's demuxers, decoders and scaler, read through our own I/O,
+        // loaded on first use (dlopen): linked, they were 115 more libraries at every start.
+        .target(name: "CVideo", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
         .target(name: "RenditionsKernels", swiftSettings: unchecked),

@@ -31,7 +31,7 @@ if [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"
 # The C bridges: CJPEG and one per image library (issue 10), each with its own module map.
 BRIDGES=(CJPEG:jpeg_bridge:jpeg CLCMS:lcms_bridge:lcms2 CPNG:png_bridge:png16 CWebP:webp_bridge:webp,webpdemux
          CGIF:gif_bridge:gif CTIFF:tiff_bridge:tiff CHEIF:heif_bridge:heif CRaw:raw_bridge:raw_r
-         CVideo:video_bridge:avformat,avcodec,avutil,swscale)
+         CVideo:video_bridge:dl)
 SWIFTFLAGS=(-O -g -swift-version 6 -parse-as-library -wmo -I "$OUT" -Xcc -fmodule-map-file="$SRC/CExif/module.modulemap"
             -Xcc -fmodule-map-file="$SRC/CLinux/module.modulemap")
 OBJECTS=()

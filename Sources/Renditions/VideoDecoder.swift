@@ -41,7 +41,7 @@ final class VideoDecoder {
 
     init(file: FileDescriptor, path: String, limits: VideoLimits) throws(RenditionError) {
         guard let reader = avideo_new(file.rawValue, Int64(limits.byteBudget), limits.seconds) else {
-            throw RenditionError(.unreadable, path: path, reason: "out of memory")
+            throw RenditionError(.unreadable, path: path, reason: avideo_unavailable().map { String(cString: $0) } ?? "out of memory")
         }
         self.reader = reader
         self.path = path

@@ -65,5 +65,7 @@ int avideo_current(const avideo *v, avideo_frame *out);
 int avideo_scale(avideo *v, int width, int height, int one_field, int matrix, int full_range, uint8_t *rgb, int stride);
 /* Library versions, for the renderer's fingerprint. */
 const char *avideo_versions(void);
+/* NULL once FFmpeg's libraries are loaded (on the first call), else why they cannot be. */
+const char *avideo_unavailable(void);
 
 #endif
