@@ -21,14 +21,16 @@ import Posix
 
     /// The vendored fixtures are all there (a missing or empty Tests/Fixtures would otherwise turn the
     /// parameterised tests into tests of nothing). Counts as in Tests/Fixtures/PROVENANCE.md: the
-    /// shared set minus video/ and the two camera files whose licence does not allow copying.
+    /// shared set minus the two camera files whose licence does not allow copying.
     @Test func everyFixtureFolderIsListed() throws {
         #expect(TestData.expectations(in: "orientation").count == 18)
         #expect(TestData.expectations(in: "cameras").count == 21)
         #expect(TestData.expectations(in: "malformed").count == 21)
         #expect(TestData.expectations(in: "formats").count == 36)
         #expect(TestData.expectations(in: "raw").count == 7)
-        #expect(TestData.expectations.count == 18 + 21 + 21 + 36 + 7)
+        #expect(TestData.expectations(in: "video").count == 15)
+        #expect(TestData.expectations(in: "motion").count == 4)
+        #expect(TestData.expectations.count == 18 + 21 + 21 + 36 + 7 + 15 + 4)
         for row in TestData.expectations {
             #expect(TestData.bytes(row.file) != nil, "\(row.file) is listed in expectations.csv but missing from Tests/Fixtures")
         }
