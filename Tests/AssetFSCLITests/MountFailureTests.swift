@@ -48,6 +48,13 @@ extension Mounted {
                 let daemon = try #require(mount.daemons.first)
                 kill(daemon, SIGKILL)
                 #expect(Mount.waitForExit(daemon, timeout: 20), "kill -9 left \(daemon) running")
+                // The kernel aborts the connection once the last descriptor of /dev/fuse is
+                // released, which may lag the process's exit under load: wait for what is tested.
+                let dead = eventually(timeout: 10) {
+                    var info = statvfs()
+                    return statvfs(mount.point, &info) == -1 && errno == ENOTCONN
+                }
+                #expect(dead, "the mount still answers statfs after its daemon was killed")
                 let again = AssetFS.run(["-o", "cache=\(scratch.cache)", scratch.source, mount.point], timeout: 60, mayLeaveDaemon: true)
                 #expect(again.status != 0, "a mount on the dead one exited 0")
                 #expect(again.errorLines.count == 1 && again.err.contains("is a dead mount") && again.err.contains("'fusermount3 -u \(mount.point)'"),
