@@ -16,38 +16,17 @@ enum StatsCommand {
         return 0
     }
 
-    /// The fields of the attribute's flat JSON object, in its order: numbers as written, strings
-    /// (the last catalog error) decoded, "none" when empty.
+    /// The fields of the attribute's flat JSON object, in its order (the keys as the text has
+    /// them: a dictionary keeps none): numbers as they are, strings (the last catalog error)
+    /// decoded, "none" when empty.
     static func fields(_ json: String) -> [(key: String, value: String)] {
-        var result: [(key: String, value: String)] = []
-        let scanner = Scanner(string: json)
-        scanner.charactersToBeSkipped = .whitespacesAndNewlines
-        _ = scanner.scanString("{")
-        while let key = scanString(scanner), scanner.scanString(":") != nil {
-            if let text = scanString(scanner) {
-                result.append((key, text.isEmpty ? "none" : text))
-            } else if let number = scanner.scanUpToCharacters(from: CharacterSet(charactersIn: ",}")) {
-                result.append((key, number))
-            }
-            guard scanner.scanString(",") != nil else { break }
+        guard let object = try? JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else { return [] }
+        var seen = Set<String>()
+        return json.matches(of: try! Regex(#""([a-z_]+)":"#)).compactMap { match -> (key: String, value: String)? in
+            guard let key = match.output[1].substring.map(String.init), seen.insert(key).inserted, let value = object[key] else { return nil }
+            if let text = value as? String { return (key, text.isEmpty ? "none" : text) }
+            return (key, "\(value)")
         }
-        return result
-    }
-
-    /// A JSON string at the scanner, decoded (nil, scanning nothing, when there is none).
-    private static func scanString(_ scanner: Scanner) -> String? {
-        let start = scanner.currentIndex
-        guard scanner.scanString("\"") != nil else { return nil }
-        var escaped = false
-        while let character = scanner.scanCharacter() {
-            if character == "\"" && !escaped {
-                let literal = String(scanner.string[start..<scanner.currentIndex])
-                return (try? JSONSerialization.jsonObject(with: Data(literal.utf8), options: .fragmentsAllowed)) as? String
-            }
-            escaped = character == "\\" && !escaped
-        }
-        scanner.currentIndex = start
-        return nil
     }
 }
 

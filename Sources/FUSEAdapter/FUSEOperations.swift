@@ -24,6 +24,11 @@ final class FUSEOperations: Sendable {
         self.othersMayEnter = othersMayEnter
     }
 
+    /// Whether the kernel may keep `inode`'s entry (and take its attributes from a listing) for
+    /// every user: not, when others may enter, for one that shows a photo, which each user must
+    /// look up to pass their own check.
+    func sharesEntry(_ inode: UInt64) -> Bool { !othersMayEnter || AssetFileSystem.isReachableByEveryone(inode) }
+
     func remember(_ file: OpenFile) -> UInt64 {
         let handle = nextHandle.wrappingAdd(1, ordering: .relaxed).oldValue
         openFiles.withLock { $0[handle] = file }
@@ -177,12 +182,12 @@ final class FUSEOperations: Sendable {
             dots.append(ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0))
         }
         // An entry takes at least 32 bytes (24 and its name, 8-byte aligned), 160 with attributes.
-        let caller = request.caller, othersMayEnter = request.adapter.othersMayEnter
+        let caller = request.caller, adapter = request.adapter
         return fileSystem.list(inode, after: max(0, offset - 2), limit: size / (withAttributes ? 160 : 32) + 1, as: caller).map { entries in
             // "." and ".." go without attributes: the kernel takes none for them. Nor does an
             // entry whose reach differs by user when others may enter: each user looks it up.
             let attributes: ((ListingEntry) -> Attributes?)? = withAttributes ? { entry in
-                guard entry.cookie > 0, !othersMayEnter || AssetFileSystem.isReachableByEveryone(entry.inode) else { return nil }
+                guard entry.cookie > 0, adapter.sharesEntry(entry.inode) else { return nil }
                 return fileSystem.attributesWithoutRendering(entry.inode, as: caller)
             } : nil
             return directoryBuffer(request.raw, dots + entries, size: size, attributes: attributes)

@@ -23,7 +23,7 @@ struct Request: @unchecked Sendable {
         case .success(let attributes):
             var entry = Self.entry(attributes)
             // Kept, the entry would let the next user who walks here past this user's check.
-            if adapter.othersMayEnter && !AssetFileSystem.isReachableByEveryone(attributes.inode) { entry.entry_timeout = 0 }
+            if !adapter.sharesEntry(attributes.inode) { entry.entry_timeout = 0 }
             fuse_reply_entry(raw, &entry)
         }
     }

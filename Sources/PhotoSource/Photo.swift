@@ -66,7 +66,7 @@ public struct Photo: Hashable, Sendable {
         let name = Array("original.".utf8)
         guard format != .jpeg else { return name + Array("jpg".utf8) }
         if let dot = fileName.lastIndex(of: UInt8(ascii: ".")), dot > 0 {
-            let ext = fileName[(dot + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+            let ext = fileName[(dot + 1)...].asciiLowercased
             if (1...8).contains(ext.count), ext.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }) {
                 return name + ext
             }

@@ -12,7 +12,7 @@ public enum SidecarNames {
 
     /// Whether a file named `name` is a sidecar (listed as one, never sniffed as a photo).
     public static func isSidecar(_ name: [UInt8]) -> Bool {
-        let lower = name.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }
+        let lower = name.asciiLowercased
         return lower.count > 5 && (lower.hasSuffix(xmp) || lower.hasSuffix(json))
     }
 
@@ -51,8 +51,4 @@ public enum SidecarNames {
         }
         return Array(name[..<end])
     }
-}
-
-extension Array where Element == UInt8 {
-    func hasSuffix(_ suffix: [UInt8]) -> Bool { count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix }
 }

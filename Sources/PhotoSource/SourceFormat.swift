@@ -116,6 +116,6 @@ public enum SourceFormat: String, Sendable, CaseIterable {
 
     private static func lowercasedExtension(_ fileName: [UInt8]) -> String {
         guard let dot = fileName.lastIndex(of: UInt8(ascii: ".")) else { return "" }
-        return String(decoding: fileName[(dot + 1)...].map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+        return String(decoding: fileName[(dot + 1)...].asciiLowercased, as: UTF8.self)
     }
 }

@@ -23,17 +23,12 @@ public struct Credentials: Sendable, Equatable {
 
     public var isRoot: Bool { userID == 0 }
 
-    /// This process's own.
-    public static var ofThisProcess: Credentials {
-        let count = max(0, getgroups(0, nil))
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        let got = getgroups(count, &groups)
-        return Credentials(userID: geteuid(), groupID: getegid(), groups: Array(groups.prefix(max(0, Int(got)))))
-    }
-
     /// Root's, or those of the user this process runs as: they can read anything this process
-    /// reads, so nothing it serves needs checking against them.
-    public var reachesAllThisProcessReaches: Bool { isRoot || userID == geteuid() }
+    /// reads, so nothing it serves needs checking against them. (Asked on every request: the
+    /// process's user is read once, as it never changes.)
+    public var reachesAllThisProcessReaches: Bool { isRoot || userID == Self.processUserID }
+
+    private static let processUserID = geteuid()
 
     private func isMember(of group: UInt32) -> Bool { group == groupID || groups.contains(group) }
 
