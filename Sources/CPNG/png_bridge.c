@@ -17,11 +17,36 @@ struct apng_decoder {
     size_t rowbytes;
     int next_row;
     uint8_t *image; /* interlaced only: the whole image */
+    size_t refused; /* the largest allocation libpng asked for and was refused (0: none) */
 };
+
+/* The most libpng may allocate at once. libpng 1.6 only warns ("benign error") when a chunk's
+ * length is past png_set_chunk_malloc_max and then allocates it anyway: a damaged tEXt length
+ * asked for 1.8 GB before the read found the file too short. Rows of the largest photo the
+ * renderer accepts are far below this; an ICC profile or text chunk past it is damage. */
+#define APNG_ALLOCATION_LIMIT ((size_t)64 << 20)
+
+static png_voidp on_malloc(png_structp png, png_alloc_size_t size) {
+    if (size > APNG_ALLOCATION_LIMIT) {
+        apng_decoder *d = png_get_mem_ptr(png);
+        if (size > d->refused) d->refused = size;
+        return NULL;
+    }
+    return malloc(size);
+}
+
+static void on_free(png_structp png, png_voidp pointer) {
+    (void)png;
+    free(pointer);
+}
 
 static void on_error(png_structp png, png_const_charp message) {
     apng_decoder *d = png_get_error_ptr(png);
-    snprintf(d->message, sizeof d->message, "%s", message ? message : "libpng error");
+    if (d->refused)
+        snprintf(d->message, sizeof d->message, "%s (a chunk asked for %zu bytes, past the %zu MiB a PNG may)",
+                 message ? message : "libpng error", d->refused, APNG_ALLOCATION_LIMIT >> 20);
+    else
+        snprintf(d->message, sizeof d->message, "%s", message ? message : "libpng error");
     png_longjmp(png, 1);
 }
 
@@ -48,7 +73,7 @@ apng_decoder *apng_decoder_new(int fd) {
     apng_decoder *d = calloc(1, sizeof *d);
     if (!d) return NULL;
     d->fd = fd;
-    d->png = png_create_read_struct(PNG_LIBPNG_VER_STRING, d, on_error, on_warning);
+    d->png = png_create_read_struct_2(PNG_LIBPNG_VER_STRING, d, on_error, on_warning, d, on_malloc, on_free);
     if (!d->png) { free(d); return NULL; }
     d->info = png_create_info_struct(d->png);
     if (!d->info) { png_destroy_read_struct(&d->png, NULL, NULL); free(d); return NULL; }
@@ -69,7 +94,7 @@ int apng_read_header(apng_decoder *d, apng_header *out) {
     if (setjmp(png_jmpbuf(d->png))) return -1;
     /* Sizes are checked by the caller against its own pixel limit; let libpng accept any size. */
     png_set_user_limits(d->png, 0x7fffffff, 0x7fffffff);
-    png_set_chunk_malloc_max(d->png, 64u << 20);
+    png_set_chunk_malloc_max(d->png, APNG_ALLOCATION_LIMIT);
     png_read_info(d->png, d->info);
     png_uint_32 width, height;
     int depth, colour, interlace;

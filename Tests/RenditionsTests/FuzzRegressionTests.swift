@@ -32,4 +32,14 @@ import Testing
             }
         }
     }
+
+    /// A PNG whose tEXt chunk claims 1.8 GB: libpng only warns that a chunk is past its limit
+    /// and allocates it anyway, so the bridge's allocator refuses, and says so in the error.
+    @Test func aChunkClaimingGigabytesIsRefusedNotAllocated() {
+        #expect {
+            _ = try Renderer().render(FilePath(Self.crashes + "/oom-png-text-chunk-claims-1.8GB.png"), spec: RenditionSpec(longestSide: 256))
+        } throws: { error in
+            (error as? RenditionError)?.reason.contains("a chunk asked for 1819410552 bytes") == true
+        }
+    }
 }
