@@ -102,13 +102,14 @@ extension AssetFileSystem {
     static func stored(_ properties: PhotoProperties) -> CatalogStore.Properties {
         CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source.rawValue, day: properties.date.dayNumber,
                                 width: properties.width, height: properties.height, mediaType: properties.mediaType,
-                                camera: properties.camera, location: properties.location?.text)
+                                camera: properties.camera, location: properties.location?.text,
+                                duration: properties.duration, codec: properties.codec)
     }
 }
 
 /// The extended attributes of an asset folder that show its photo's properties.
 enum PropertyAttribute: CaseIterable {
-    case date, dateSource, width, height, type, camera, location
+    case date, dateSource, width, height, type, camera, location, duration, codec
 
     var name: [UInt8] {
         let suffix: String
@@ -120,6 +121,8 @@ enum PropertyAttribute: CaseIterable {
         case .type: suffix = "type"
         case .camera: suffix = "camera"
         case .location: suffix = "location"
+        case .duration: suffix = "duration"
+        case .codec: suffix = "codec"
         }
         return Array("user.assetfs.\(suffix)".utf8)
     }
@@ -134,6 +137,15 @@ enum PropertyAttribute: CaseIterable {
         case .type: return properties.mediaType.map { Array($0.utf8) }
         case .camera: return properties.camera
         case .location: return properties.location.map { Array($0.utf8) }
+        case .duration: return properties.duration.map { Array(Self.seconds($0).utf8) }
+        case .codec: return properties.codec.map { Array($0.utf8) }
         }
+    }
+
+    /// Seconds to the millisecond, `12.345`: what ffprobe and exiftool print, and exact to compare.
+    static func seconds(_ value: Double) -> String {
+        let milliseconds = Int((max(0, value) * 1000).rounded())
+        let fraction = String(milliseconds % 1000)
+        return "\(milliseconds / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

@@ -374,6 +374,8 @@ public final class AssetFileSystem: Sendable {
         let counts = catalog.counts
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
         let dates = catalog.dateCounts()
+        func dated(_ sources: TakenDate.Source...) -> Int { sources.reduce(0) { $0 + (dates[$1.rawValue] ?? 0) } }
+        let videos = catalog.formatCounts.reduce(0) { $0 + (SourceFormat(rawValue: $1.key)?.isVideo == true ? $1.value : 0) }
         let skipped = catalog.skippedByReason
         let fields: [(String, Int)] = [
             ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
@@ -386,7 +388,9 @@ public final class AssetFileSystem: Sendable {
             ("folders_read", statistics.foldersRead.load(ordering: .relaxed)),
             ("source_online", isSourceOnline ? 1 : 0),
             ("catalog_complete", catalog.isComplete ? 1 : 0), ("catalog_pending", backlog.pendingCount),
-            ("dates_exif", dates.exif), ("dates_xmp", dates.xmp), ("dates_sidecar", dates.sidecar), ("dates_mtime", dates.modificationTime),
+            ("videos", videos), ("posters", statistics.posters.load(ordering: .relaxed)),
+            ("dates_exif", dated(.exifOriginal, .exifDigitized)), ("dates_xmp", dated(.xmp)), ("dates_sidecar", dated(.sidecar)),
+            ("dates_video", dated(.quickTime, .movieHeader)), ("dates_mtime", dated(.modificationTime)),
         ] + SkipReason.allCases.map { ("skipped_" + $0.rawValue.replacingOccurrences(of: "-", with: "_"), skipped[$0] ?? 0) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + ",\"catalog_error\":\(JSON.string(backlog.lastError))}"
     }

@@ -201,6 +201,7 @@ public final class RenditionPipeline: Sendable {
         // Another process (assetfs warm) may have stored it since we looked.
         if let bytes = try? cache.store?.bytes(for: request.key) { return .success(bytes) }
         Statistics.bump(statistics.renders)
+        if request.photo.format.isVideo { Statistics.bump(statistics.posters) }
         let name = request.sourcePath.description
         let file: FileDescriptor
         do { file = try sourceFiles.open(request.photo) } catch {

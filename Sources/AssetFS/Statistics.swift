@@ -3,6 +3,8 @@ import Synchronization
 /// Counters since this mount started, reported through `user.assetfs.stats`.
 public final class Statistics: Sendable {
     public let renders = Atomic<Int>(0)
+    /// Of those, the poster frames of videos.
+    public let posters = Atomic<Int>(0)
     public let renderFailures = Atomic<Int>(0)
     /// Photos found broken (each counted once, whatever the number of its renditions).
     public let brokenPhotos = Atomic<Int>(0)

@@ -20,6 +20,7 @@ extension CatalogStore {
             date TEXT NOT NULL, date_source INTEGER NOT NULL,
             day INTEGER NOT NULL, dated_name BLOB NOT NULL,
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
+            duration REAL, codec TEXT,
             UNIQUE(day, dated_name));
         CREATE INDEX properties_by_day ON properties(day, photo);
         -- Where the search for a free " (N)" starts, per day and name: a day of thousands of
@@ -48,24 +49,28 @@ extension CatalogStore {
         public var mediaType: String?
         public var camera: [UInt8]?
         public var location: String?
+        /// A video's length in seconds, and its codec.
+        public var duration: Double?
+        public var codec: String?
         /// Its name in its day's folder (given by `record`).
         public var datedName: [UInt8] = []
 
         public init(date: String, dateSource: Int, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
-                    camera: [UInt8]? = nil, location: String? = nil) {
+                    camera: [UInt8]? = nil, location: String? = nil, duration: Double? = nil, codec: String? = nil) {
             (self.date, self.dateSource, self.day, self.width, self.height) = (date, dateSource, day, width, height)
-            (self.mediaType, self.camera, self.location) = (mediaType, camera, location)
+            (self.mediaType, self.camera, self.location, self.duration, self.codec) = (mediaType, camera, location, duration, codec)
         }
     }
 
-    private static let propertiesColumns = "date, date_source, day, width, height, media_type, camera, location, dated_name"
+    private static let propertiesColumns = "date, date_source, day, width, height, media_type, camera, location, duration, codec, dated_name"
 
     private static func properties(_ row: Database.Row) -> Properties {
         func optionalInt(_ column: Int32) -> Int? { row.isNull(column) ? nil : Int(row.integer(column)) }
         var result = Properties(date: row.text(0), dateSource: Int(row.integer(1)), day: Int(row.integer(2)),
                                 width: optionalInt(3), height: optionalInt(4), mediaType: row.isNull(5) ? nil : row.text(5),
-                                camera: row.isNull(6) ? nil : row.blob(6), location: row.isNull(7) ? nil : row.text(7))
-        result.datedName = row.blob(8)
+                                camera: row.isNull(6) ? nil : row.blob(6), location: row.isNull(7) ? nil : row.text(7),
+                                duration: row.isNull(8) ? nil : row.double(8), codec: row.isNull(9) ? nil : row.text(9))
+        result.datedName = row.blob(10)
         return result
     }
 
@@ -104,14 +109,11 @@ extension CatalogStore {
         }
     }
 
-    /// How many photos have a date from EXIF, from XMP, from a sidecar and from their mtime
-    /// (`TakenDate.Source`'s values: 1 and 2 EXIF, 3 mtime, 4 XMP, 5 sidecar).
-    public func dateCounts() -> (exif: Int, xmp: Int, sidecar: Int, modificationTime: Int) {
-        read((0, 0, 0, 0)) { db throws(DatabaseError) in
-            var result = (exif: 0, xmp: 0, sidecar: 0, modificationTime: 0)
-            try db.query("SELECT total(date_source < 3), total(date_source = 4), total(date_source = 5), total(date_source = 3) FROM properties") {
-                result = (Int($0.integer(0)), Int($0.integer(1)), Int($0.integer(2)), Int($0.integer(3)))
-            }
+    /// How many photos have a date of each source (the stored `dateSource` codes; AssetFS names them).
+    public func dateCounts() -> [Int: Int] {
+        read([:]) { db throws(DatabaseError) in
+            var result: [Int: Int] = [:]
+            try db.query("SELECT date_source, count(*) FROM properties GROUP BY date_source") { result[Int($0.integer(0))] = Int($0.integer(1)) }
             return result
         }
     }
@@ -147,11 +149,12 @@ extension CatalogStore {
         }
         func optional(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
         try db.query("""
-            INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.integer(photo.id), .integer(photo.version), .text(properties.date), .integer(Int64(properties.dateSource)),
                   .integer(Int64(properties.day)), optional(properties.width), optional(properties.height),
                   properties.mediaType.map { .text($0) } ?? .null, properties.camera.map { .blob($0) } ?? .null,
-                  properties.location.map { .text($0) } ?? .null, .blob(name)])
+                  properties.location.map { .text($0) } ?? .null, properties.duration.map { .real($0) } ?? .null,
+                  properties.codec.map { .text($0) } ?? .null, .blob(name)])
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
         invalidations.formUnion(Self.timelineInvalidations(day: properties.day, name: name, photo: photo.id))
     }

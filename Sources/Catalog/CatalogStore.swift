@@ -19,7 +19,7 @@ public final class CatalogStore: Sendable {
     /// rows several times per entry. Valid while SQLite's `data_version` on the reader connection
     /// stays the same, i.e. until anyone (this process's writer, another process) commits.
     private let recent = Locked(RecentRows())
-    private static let schemaVersion = 6
+    private static let schemaVersion = 7
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
@@ -83,14 +83,20 @@ public final class CatalogStore: Sendable {
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }
-        if version == 4 || version == 5 {
+        if (4...6).contains(version) {
             // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
-            // keeps when each sidecar last changed. Steps that need no rescan: the next check of
-            // a folder stores its sidecars' times (and dates its photos from them).
+            // keeps when each sidecar last changed; version 7 keeps a video's duration and codec.
+            // Steps that need no rescan: the next check of a folder stores its sidecars' times
+            // (and dates its photos from them), and sniffs again the files it skipped (videos).
             try db.execute("DROP TRIGGER IF EXISTS photo_added")
-            var hasStamp = false
-            try db.query("SELECT 1 FROM pragma_table_info('skipped') WHERE name = 'stamp'") { _ in hasStamp = true }
-            if !hasStamp { try db.execute("ALTER TABLE skipped ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0") }
+            func hasColumn(_ table: String, _ column: String) throws(DatabaseError) -> Bool {
+                var found = false
+                try db.query("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = '\(column)'") { _ in found = true }
+                return found
+            }
+            if try !hasColumn("skipped", "stamp") { try db.execute("ALTER TABLE skipped ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0") }
+            if try !hasColumn("properties", "duration") { try db.execute("ALTER TABLE properties ADD COLUMN duration REAL") }
+            if try !hasColumn("properties", "codec") { try db.execute("ALTER TABLE properties ADD COLUMN codec TEXT") }
             try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
             return db
         }
@@ -335,6 +341,15 @@ public final class CatalogStore: Sendable {
                 counts.skipped = Int(row.integer(2))
             }
             return counts
+        }
+    }
+
+    /// How many photos and videos there are of each format (`SourceFormat`'s raw values).
+    public var formatCounts: [String: Int] {
+        read([:]) { db throws(DatabaseError) in
+            var result: [String: Int] = [:]
+            try db.query("SELECT format, count(*) FROM photos GROUP BY format") { result[$0.text(0)] = Int($0.integer(1)) }
+            return result
         }
     }
 

@@ -75,6 +75,8 @@ extension EmbeddedMetadata {
             if head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) { return raf(file) }
             if Array(head[4..<8]) == Array("ftyp".utf8) { return cr3(file) }
             return tiff(file)
+        case .quickTime, .mp4, .m4v, .threeGPP, .matroska, .webM, .avi, .mpegTransportStream, .mpegProgramStream:
+            return EmbeddedMetadata()  // a container's metadata is FFmpeg's to read (`VideoProperties`)
         }
     }
 }

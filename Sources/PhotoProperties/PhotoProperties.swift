@@ -17,6 +17,10 @@ public struct PhotoProperties: Sendable, Equatable {
     public var camera: [UInt8]?
     /// Decimal degrees, north and east positive.
     public var location: Coordinates?
+    /// A video's length in seconds.
+    public var duration: Double?
+    /// A video's codec as FFmpeg names it (`h264`, `hevc`, `av1`, ...).
+    public var codec: String?
 
     public init(date: TakenDate, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                 camera: [UInt8]? = nil, location: Coordinates? = nil) {
@@ -45,6 +49,17 @@ public struct PhotoProperties: Sendable, Equatable {
     public static func read(from file: FileDescriptor, modificationNanoseconds: Int64, format: SourceFormat?) -> PhotoProperties {
         var result = unreadable(modificationNanoseconds: modificationNanoseconds, mediaType: format?.mimeType)
         guard let format else { return result }
+        guard !format.isVideo else {
+            // A video that cannot be opened keeps what the file system knows; its poster says why.
+            guard let video = try? VideoProperties.read(file, name: "video") else { return result }
+            result.width = video.width
+            result.height = video.height
+            result.duration = video.duration
+            result.codec = video.codec
+            if let date = video.date { result.date = date }
+            (result.camera, result.location) = (video.camera, video.location)
+            return result
+        }
         let embedded = EmbeddedMetadata.read(file, format)
         var orientation = 1
         if let block = embedded.exif, let exif = EXIFMetadata(block) {
@@ -102,6 +117,9 @@ public struct Coordinates: Sendable, Equatable {
 public struct TakenDate: Sendable, Equatable {
     public enum Source: Int, Sendable, CaseIterable {
         case exifOriginal = 1, exifDigitized = 2, modificationTime = 3, xmp = 4, sidecar = 5
+        /// A video's: QuickTime's `com.apple.quicktime.creationdate` (local, with its zone), or
+        /// the movie header's creation time (UTC).
+        case quickTime = 6, movieHeader = 7
 
         /// What `user.assetfs.date_source` says.
         public var name: String {
@@ -111,6 +129,8 @@ public struct TakenDate: Sendable, Equatable {
             case .modificationTime: return "mtime"
             case .xmp: return "xmp"
             case .sidecar: return "sidecar"
+            case .quickTime: return "quicktime"
+            case .movieHeader: return "movie-header"
             }
         }
     }

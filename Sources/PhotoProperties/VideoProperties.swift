@@ -6,7 +6,7 @@ import Renditions
 /// decoded): type, duration, upright size, codec, date, place, camera and the Live Photo
 /// identifier that pairs a MOV with its still.
 public struct VideoProperties: Sendable, Equatable {
-    /// `video/quicktime`, `video/mp4`, ... from the content (`VideoFormat`); nil when not recognised.
+    /// `video/quicktime`, `video/mp4`, ... from the content (`SourceFormat`); nil when not recognised.
     public var mediaType: String?
     public var duration: Double?
     /// After the display matrix and the sample aspect ratio: a poster's shape.
@@ -16,21 +16,12 @@ public struct VideoProperties: Sendable, Equatable {
     /// `hlg` or `pq` for HDR video.
     public var hdr: String?
     /// When it was recorded (see `read`), nil when the file does not say: the caller falls back
-    /// to the file's time. The date's `source` is `.exifOriginal` (the device's own record);
-    /// `dateOrigin` says which field it came from.
+    /// to the file's time. The date's `source` says which field it came from (`.quickTime`, `.movieHeader`).
     public var date: TakenDate?
-    public var dateOrigin: DateOrigin?
     public var location: Coordinates?
     /// "Make Model", as for photos.
     public var camera: [UInt8]?
     public var livePhotoIdentifier: String?
-
-    public enum DateOrigin: String, Sendable {
-        /// `com.apple.quicktime.creationdate`: local time with its zone.
-        case quickTimeCreationDate = "quicktime-creationdate"
-        /// The QuickTime/MP4 movie header's creation time (UTC), when not zero.
-        case movieHeader = "movie-header"
-    }
 
     /// Reads the video open at `file` (pread only). Dates: the QuickTime creation date with its
     /// zone first, then the movie header's UTC time. Places: the ISO 6709 QuickTime key, then
@@ -41,17 +32,17 @@ public struct VideoProperties: Sendable, Equatable {
         guard summary.hasVideo, let size = summary.uprightSize, let codec = summary.codec else {
             throw RenditionError(.unrecognised, path: name, reason: VideoPoster.audioOnly)
         }
-        let head = (try? file.read(upTo: VideoFormat.headLength, at: 0)) ?? []
+        let head = (try? file.read(upTo: SourceFormat.headLength, at: 0)) ?? []
         let fileName = Array(name.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
         let tags = summary.tags
-        let format = VideoFormat.sniff(head, fileName: fileName)
+        let format = SourceFormat.sniff(head, fileName: fileName).flatMap { $0.isVideo ? $0 : nil }
         var properties = VideoProperties(mediaType: format?.mimeType, duration: summary.duration,
                                          width: size.width, height: size.height, codec: codec, hdr: summary.hdr,
                                          livePhotoIdentifier: tags["com.apple.quicktime.content.identifier"])
-        if let date = tags["com.apple.quicktime.creationdate"].flatMap(Self.date) {
-            (properties.date, properties.dateOrigin) = (date, .quickTimeCreationDate)
-        } else if Self.movieHeaderFormats.contains(format), let date = tags["creation_time"].flatMap(Self.date) {
-            (properties.date, properties.dateOrigin) = (date, .movieHeader)
+        if let date = tags["com.apple.quicktime.creationdate"].flatMap({ Self.date($0, source: .quickTime) }) {
+            properties.date = date
+        } else if Self.movieHeaderFormats.contains(format), let date = tags["creation_time"].flatMap({ Self.date($0, source: .movieHeader) }) {
+            properties.date = date
         }
         properties.location = [tags["com.apple.quicktime.location.ISO6709"], tags["location"]].lazy.compactMap { $0.flatMap(Self.iso6709) }.first
         properties.camera = EXIFMetadata.camera(make: (tags["com.apple.quicktime.make"] ?? tags["com.android.manufacturer"]).map { Array($0.utf8) },
@@ -61,7 +52,7 @@ public struct VideoProperties: Sendable, Equatable {
 
     /// The containers with a movie header (mvhd). FFmpeg names Matroska's DateUTC `creation_time`
     /// too, but that is when the file was muxed (a remux of an old clip gets today's date).
-    static let movieHeaderFormats: Set<VideoFormat?> = [.quickTime, .mp4, .m4v, .threeGPP]
+    static let movieHeaderFormats: Set<SourceFormat?> = [.quickTime, .mp4, .m4v, .threeGPP]
 
     private init(mediaType: String?, duration: Double?, width: Int, height: Int, codec: String, hdr: String?, livePhotoIdentifier: String?) {
         (self.mediaType, self.duration, self.width, self.height, self.codec, self.hdr) = (mediaType, duration, width, height, codec, hdr)
@@ -70,14 +61,14 @@ public struct VideoProperties: Sendable, Equatable {
 
     /// An ISO 8601 date as FFmpeg gives QuickTime's (`2019-07-24T11:25:40+0300`) and the movie
     /// header's (`2019-07-24T08:25:57.000000Z`) dates: the zone's colon is optional.
-    static func date(_ text: String) -> TakenDate? {
+    static func date(_ text: String, source: TakenDate.Source) -> TakenDate? {
         var bytes = Array(text.utf8)
         if bytes.count >= 5, let sign = bytes.dropLast(4).lastIndex(where: { $0 == 0x2B || $0 == 0x2D }), sign > 10,
            bytes.count - sign == 5, bytes[(sign + 1)...].allSatisfy({ (0x30...0x39).contains($0) }) {
             bytes.insert(0x3A, at: sign + 3)
         }
         guard var date = TakenDate.xmp(bytes[...]) else { return nil }
-        date.source = .exifOriginal
+        date.source = source
         return date
     }
 

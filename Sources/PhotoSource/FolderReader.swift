@@ -24,9 +24,9 @@ public struct FolderListing: Sendable {
 public enum SkipReason: String, Error, Sendable, CaseIterable {
     /// A dot-file.
     case hidden
-    /// A video (assetfs shows still images).
-    case video
-    /// Content of no still-image format assetfs reads.
+    /// An MP4 or QuickTime file of sound only (a voice memo, an audiobook): no picture to show.
+    case audioOnly = "audio-only"
+    /// Content of no photo or video format assetfs reads.
     case notAPhoto = "not-a-photo"
     /// It could not be opened or read.
     case unreadable
@@ -42,7 +42,8 @@ public enum SkipReason: String, Error, Sendable, CaseIterable {
 }
 
 /// Reads one folder of SOURCE, and only that folder: the unit of every scan, so a change costs
-/// what it touches. Reads only: files are opened to sniff their first bytes, never written.
+/// what it touches. Reads only: files are opened to sniff their first bytes (and an MP4's track
+/// list), never written.
 /// Links to files are followed only when they stay inside the root, unless `followSymlinks`.
 /// Every folder is shown once, under its real path: a link to a folder inside the root (or a
 /// bind mount of one) adds nothing, and one leading out (followed only with `followSymlinks`) never leads back to a
@@ -159,14 +160,11 @@ public struct FolderReader: Sendable {
         guard let file = try? folder.open(name) else { return .failure(.unreadable) }
         defer { file.close() }
         guard let head = try? file.read(upTo: SourceFormat.headLength, at: 0) else { return .failure(.unreadable) }
-        if let format = SourceFormat.sniff(head, fileName: name) { return .success(format) }
-        return .failure(Self.isVideo(head) ? .video : .notAPhoto)
-    }
-
-    /// QuickTime/MP4 (an ISO media file no image format claimed), AVI, Matroska/WebM.
-    private static func isVideo(_ head: [UInt8]) -> Bool {
-        func at(_ offset: Int, _ text: [UInt8]) -> Bool { head.count >= offset + text.count && Array(head[offset..<offset + text.count]) == text }
-        return ["ftyp", "moov", "mdat", "wide", "free"].contains { at(4, Array($0.utf8)) }
-            || (at(0, Array("RIFF".utf8)) && at(8, Array("AVI ".utf8))) || at(0, [0x1A, 0x45, 0xDF, 0xA3])
+        guard let format = SourceFormat.sniff(head, fileName: name) else { return .failure(.notAPhoto) }
+        // Tracks are listed by their box headers (a few reads); a movie without them is opened later.
+        if format.isISOMedia, let handlers = ISOBaseMediaFile.trackHandlers(of: file), handlers.contains("soun"), !handlers.contains("vide") {
+            return .failure(.audioOnly)
+        }
+        return .success(format)
     }
 }

@@ -1,9 +1,25 @@
-/// The still-image formats assetfs shows, recognised from a file's first bytes, never from its
-/// name: every RAW container LibRaw reads by its own signature, and the TIFF-based ones (NEF, ARW,
-/// DNG, PEF, ...) from a plain TIFF by the marks of their IFDs (`TIFFRawMarks`), or failing those
-/// by a RAW extension. Pure: no I/O, no C library.
+/// The formats assetfs shows, one table for the scanner, the renderer, the properties and the
+/// catalog (which stores the raw value), recognised from a file's first bytes, never from its
+/// name. Photos: every RAW container LibRaw reads by its own signature, and the TIFF-based ones
+/// (NEF, ARW, DNG, PEF, ...) from a plain TIFF by the marks of their IFDs (`TIFFRawMarks`), or
+/// failing those by a RAW extension. Videos: the containers FFmpeg opens, recognised as "may hold
+/// video" (an MP4 of sound only is told apart by `ISOMediaTracks`); a file is a video only when
+/// no photo format claims it (a HEIC Motion Photo is a photo). Pure: no I/O, no C library.
 public enum SourceFormat: String, Sendable, CaseIterable {
     case jpeg, heif, avif, png, webp, gif, tiff, raw
+    case quickTime = "mov", mp4, m4v, threeGPP = "3gp", matroska = "mkv", webM = "webm", avi
+    case mpegTransportStream = "m2ts", mpegProgramStream = "mpg"
+
+    /// Whether its renditions are poster frames and its properties a container's.
+    public var isVideo: Bool {
+        switch self {
+        case .jpeg, .heif, .avif, .png, .webp, .gif, .tiff, .raw: false
+        case .quickTime, .mp4, .m4v, .threeGPP, .matroska, .webM, .avi, .mpegTransportStream, .mpegProgramStream: true
+        }
+    }
+
+    /// The ISO base media files among the videos: their tracks can be listed without FFmpeg.
+    public var isISOMedia: Bool { [.quickTime, .mp4, .m4v, .threeGPP].contains(self) }
 
     /// How many leading bytes `sniff` looks at (fewer is fine for a short file): enough for the
     /// IFDs a TIFF-based RAW puts first (one page read either way).
@@ -38,7 +54,31 @@ public enum SourceFormat: String, Sendable, CaseIterable {
             if classicTIFF && TIFFRawMarks.found(in: head) { return .raw }
             return rawExtensions.contains(lowercasedExtension(fileName)) ? .raw : .tiff
         }
+        return videoContainer(head, at: at)
+    }
+
+    /// A video container by its signature. After every photo's: no photo signature is one of these.
+    private static func videoContainer(_ head: [UInt8], at: (Int, [UInt8]) -> Bool) -> SourceFormat? {
+        func ascii(_ text: String) -> [UInt8] { Array(text.utf8) }
+        // QuickTime from before ftyp: a movie starts with one of its top-level atoms.
+        if ["moov", "mdat", "wide", "free", "skip", "pnot"].contains(where: { at(4, ascii($0)) }) { return .quickTime }
+        if at(0, [0x1A, 0x45, 0xDF, 0xA3]) { return matroska(head) }               // EBML
+        if at(0, ascii("RIFF")) && at(8, ascii("AVI ")) { return .avi }
+        // MPEG-TS: a sync byte every 188 bytes; M2TS (AVCHD .mts/.m2ts): every 192, after a 4-byte time code.
+        for (first, size) in [(0, 188), (4, 192)] where (0..<3).allSatisfy({ at(first + $0 * size, [0x47]) }) {
+            return .mpegTransportStream
+        }
+        if at(0, [0x00, 0x00, 0x01, 0xBA]) || at(0, [0x00, 0x00, 0x01, 0xB3]) { return .mpegProgramStream }  // pack or sequence header
         return nil
+    }
+
+    /// Matroska, or WebM when the EBML header's DocType (element 0x4282) says "webm".
+    private static func matroska(_ head: [UInt8]) -> SourceFormat {
+        let webm = Array("webm".utf8)
+        for i in 0..<max(0, min(head.count, 64) - 7) where head[i] == 0x42 && head[i + 1] == 0x82 && Array(head[(i + 3)..<(i + 7)]) == webm {
+            return .webM
+        }
+        return .matroska
     }
 
     /// A Phase One raw block (IIQ and its older TIFFs) where LibRaw looks for one: "IIII" or
@@ -74,15 +114,23 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         case .gif: "image/gif"
         case .tiff: "image/tiff"
         case .raw: "image/x-dcraw"
+        case .quickTime: "video/quicktime"
+        case .mp4: "video/mp4"
+        case .m4v: "video/x-m4v"
+        case .threeGPP: "video/3gpp"
+        case .matroska: "video/x-matroska"
+        case .webM: "video/webm"
+        case .avi: "video/x-msvideo"
+        case .mpegTransportStream: "video/mp2t"
+        case .mpegProgramStream: "video/mpeg"
         }
     }
 
-    /// The extension a file of this format usually has.
+    /// The extension a file of this format usually has (an original keeps its own).
     public var usualExtension: String {
         switch self {
         case .jpeg: "jpg"
         case .heif: "heic"
-        case .raw: "raw"
         default: rawValue
         }
     }
@@ -95,7 +143,9 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     private static let avifBrands: Set<String> = ["avif", "avis"]
     private static let genericHEIFBrands: Set<String> = ["mif1", "msf1", "mif2", "miaf"]
 
-    /// An ISO base media file: decided by the ftyp box's major brand, then its compatible brands.
+    /// An ISO base media file: decided by the ftyp box's major brand, then its compatible brands;
+    /// one no image brand claims is a video, of the kind its major brand says. Audio-only brands
+    /// (M4A, M4B) count as MP4, so that a look at the tracks finds "audio only".
     private static func isobmff(_ head: [UInt8]) -> SourceFormat? {
         guard head.count >= 12 else { return nil }
         func brand(_ offset: Int) -> String { String(decoding: head[offset..<offset + 4], as: UTF8.self) }
@@ -111,7 +161,12 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         if compatible.contains(where: avifBrands.contains) { return .avif }
         if compatible.contains(where: heifBrands.contains) { return .heif }
         if genericHEIFBrands.contains(major) || compatible.contains(where: genericHEIFBrands.contains) { return .heif }
-        return nil
+        switch major {
+        case "qt  ": return .quickTime
+        case "M4V ", "M4VH", "M4VP": return .m4v
+        case _ where major.hasPrefix("3g"): return .threeGPP
+        default: return .mp4
+        }
     }
 
     private static func lowercasedExtension(_ fileName: [UInt8]) -> String {

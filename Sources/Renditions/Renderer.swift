@@ -57,7 +57,7 @@ public struct Renderer: Sendable {
         guard !head.isEmpty else { throw RenditionError(.unrecognised, path: name, reason: "empty file") }
         let fileName = Array(name.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
         guard let format = SourceFormat.sniff(head, fileName: fileName) else {
-            throw RenditionError(.unrecognised, path: name, reason: "not a JPEG, HEIF, AVIF, PNG, WebP, GIF, TIFF or camera RAW file")
+            throw RenditionError(.unrecognised, path: name, reason: "not a JPEG, HEIF, AVIF, PNG, WebP, GIF, TIFF, camera RAW or video file")
         }
         switch format {
         case .jpeg: return try renderJPEG(file, spec: spec, name: name, orientation: nil)
@@ -67,6 +67,8 @@ public struct Renderer: Sendable {
         case .tiff: return try renderTIFF(file, spec: spec, name: name)
         case .heif, .avif: return try renderHEIF(file, spec: spec, name: name, format: format == .avif ? "AVIF" : "HEIF")
         case .raw: return try renderRAW(file, spec: spec, name: name)
+        case .quickTime, .mp4, .m4v, .threeGPP, .matroska, .webM, .avi, .mpegTransportStream, .mpegProgramStream:
+            return try VideoPoster(renderer: self).render(file, spec: spec, name: name)
         }
     }
 

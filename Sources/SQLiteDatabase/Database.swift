@@ -111,6 +111,7 @@ public final class Database: @unchecked Sendable {
             let position = Int32(index + 1)
             switch value {
             case .integer(let v): code = sqlite3_bind_int64(statement, position, v)
+            case .real(let v): code = sqlite3_bind_double(statement, position, v)
             case .text(let v): code = csqlite_bind_text(statement, position, v)
             case .blob(let v): code = v.withUnsafeBytes { csqlite_bind_blob(statement, position, $0.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32($0.count)) }
             case .null: code = sqlite3_bind_null(statement, position)
@@ -166,13 +167,14 @@ public final class Database: @unchecked Sendable {
     }
 
     public enum Value {
-        case integer(Int64), text(String), blob([UInt8]), null
+        case integer(Int64), real(Double), text(String), blob([UInt8]), null
     }
 
     /// A result row, valid only inside the `query` callback.
     public struct Row {
         let statement: OpaquePointer
         public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
+        public func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
         public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
         public func text(_ column: Int32) -> String { sqlite3_column_text(statement, column).map { String(cString: $0) } ?? "" }
         public func blob(_ column: Int32) -> [UInt8] {

@@ -61,7 +61,7 @@ extension ScratchCatalog {
         #expect(catalog.store.undatedPhotos(after: 0, limit: 100).isEmpty)
         #expect(catalog.names(.day(20240115)) == ["IMG_2", "IMG_1 (2)"])
         let counts = catalog.store.dateCounts()
-        #expect(counts.exif == 3 && counts.modificationTime == 0)
+        #expect(counts[1] == 3 && counts[3] == nil, "three dated by EXIF DateTimeOriginal (1), none by mtime (3)")
     }
 
     /// Thousands of IMG_0001s on one day (many cameras, many imports): each gets the next free
@@ -135,6 +135,7 @@ struct CatalogUpgradeTests {
             let db = try Database(path: catalog.store.path)
             try db.execute("""
                 CREATE TRIGGER photo_added AFTER INSERT ON photos BEGIN INSERT OR IGNORE INTO undated VALUES (new.id); END;
+                ALTER TABLE properties DROP COLUMN duration; ALTER TABLE properties DROP COLUMN codec;
                 PRAGMA user_version = 4;
                 """)
         }
@@ -144,8 +145,12 @@ struct CatalogUpgradeTests {
         var version: Int64 = 0, triggers: Int64 = -1
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'photo_added'") { triggers = $0.integer(0) }
-        #expect(version == 6 && triggers == 0)
+        #expect(version == 7 && triggers == 0)
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 2)
+        let undated = catalog.store.undatedPhotos(after: 0, limit: 10)
+        #expect(undated.count == 2)
+        // Version 7's columns are added: a video's duration and codec are kept.
+        try catalog.store.record([(undated[0], CatalogStore.Properties(date: "d", dateSource: 6, day: 20200101, duration: 2.5, codec: "hevc"))])
+        #expect(catalog.store.properties(ofPhoto: undated[0].id).map { ($0.duration, $0.codec) } ?? (nil, nil) == (2.5, "hevc"))
     }
 }

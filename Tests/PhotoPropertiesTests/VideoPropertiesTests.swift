@@ -28,7 +28,7 @@ import Testing
         // exiftool prints "2023:05:09 12:41:46+01:00"; the movie header's time is UTC.
         let expectedDate = tags["Keys:CreationDate"] ?? tags["QuickTime:CreateDate"].flatMap { $0.hasPrefix("0000") ? nil : $0 + "+00:00" }
         #expect(ours.date?.iso8601 == expectedDate.map(Exiftool.iso8601), "\(relative): date")
-        #expect(ours.dateOrigin == (tags["Keys:CreationDate"] != nil ? .quickTimeCreationDate : expectedDate != nil ? .movieHeader : nil))
+        #expect(ours.date?.source == (tags["Keys:CreationDate"] != nil ? .quickTime : expectedDate != nil ? .movieHeader : nil))
         if let duration = tags["QuickTime:Duration"].flatMap(Double.init) {
             #expect(abs((ours.duration ?? -1) - duration) < 0.002, "\(relative): duration \(String(describing: ours.duration)) against \(duration)")
         }

@@ -33,16 +33,33 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         tree.file("picture.jpg", [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])  // a PNG by content
         tree.file("photo.png", [0xFF, 0xD8, 0xFF])  // a JPEG by content
         tree.file("clip.mp4", [0, 0, 0, 0x18] + Array("ftypmp42".utf8) + [0, 0, 0, 0])
+        tree.file("memo.m4a", Self.movie(handlers: ["soun"]))
+        tree.file("film.mov", Self.movie(handlers: ["soun", "vide"], brand: "qt  "))
         tree.file(".secret.jpg")
         tree.file(".thumbnails/x.jpg")
         let listing = try FolderReader(root: tree.root, followSymlinks: false).read(FilePath(bytes: []))
-        #expect(names(listing.photos) == ["photo.png", "picture.jpg", "root.jpg"])
-        #expect(listing.photos.map(\.format) == [.jpeg, .png, .jpeg])
-        #expect(listing.photos.map { String(decoding: $0.originalFileName, as: UTF8.self) } == ["original.jpg", "original.jpg", "original.jpg"])
+        // Videos are assets too; one whose tracks are not yet known (no movie box) is one until opened.
+        #expect(names(listing.photos) == ["clip.mp4", "film.mov", "photo.png", "picture.jpg", "root.jpg"])
+        #expect(listing.photos.map(\.format) == [.mp4, .quickTime, .jpeg, .png, .jpeg])
+        #expect(listing.photos.map { String(decoding: $0.originalFileName, as: UTF8.self) }
+                    == ["original.mp4", "original.mov", "original.jpg", "original.jpg", "original.jpg"])
         #expect(listing.subfolders.map { String(decoding: $0.name, as: UTF8.self) } == ["2023"])
         let skipped = listing.skipped.map { "\(String(decoding: $0.name, as: UTF8.self)):\($0.reason.rawValue)" }
-        #expect(skipped == [".secret.jpg:hidden", "clip.mp4:video", "readme.txt:not-a-photo"])
+        #expect(skipped == [".secret.jpg:hidden", "memo.m4a:audio-only", "readme.txt:not-a-photo"])
         #expect(try FolderReader(root: tree.root, followSymlinks: false).read(FilePath("2023/Trip")).photos.count == 1)
+    }
+
+    /// An ISO media file whose movie holds one track per handler type (ftyp, moov/trak/mdia/hdlr).
+    static func movie(handlers: [String], brand: String = "M4A ") -> [UInt8] {
+        func box(_ type: String, _ content: [UInt8]) -> [UInt8] {
+            let size = UInt32(8 + content.count)
+            return [UInt8(size >> 24), UInt8(size >> 16 & 0xFF), UInt8(size >> 8 & 0xFF), UInt8(size & 0xFF)] + Array(type.utf8) + content
+        }
+        let tracks = handlers.flatMap { handler in
+            box("trak", box("tkhd", [UInt8](repeating: 0, count: 84)) + box("mdia", box("hdlr", [UInt8](repeating: 0, count: 8) + Array(handler.utf8) + [UInt8](repeating: 0, count: 13))))
+        }
+        return box("ftyp", Array(brand.utf8) + [0, 0, 0, 0] + Array("isom".utf8)) + box("moov", box("mvhd", [UInt8](repeating: 0, count: 100)) + tracks)
+            + box("mdat", [1, 2, 3, 4])
     }
 
     @Test func identityAndOwnershipComeFromTheSourceFile() throws {

@@ -299,9 +299,10 @@ import PhotoSource
     @Test func sniffRejectsWhatIsNoImage() {
         #expect(SourceFormat.sniff([], fileName: []) == nil)
         #expect(SourceFormat.sniff(Array("hello world, not an image".utf8), fileName: Array("a.jpg".utf8)) == nil)
-        #expect(SourceFormat.sniff([0, 0, 0, 0x18] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("isommp42".utf8), fileName: []) == nil)
+        // An ISO media file of no image brand is a video.
+        #expect(SourceFormat.sniff([0, 0, 0, 0x18] + Array("ftypmp42".utf8) + [0, 0, 0, 0] + Array("isommp42".utf8), fileName: []) == .mp4)
         #expect(SourceFormat.sniff([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], fileName: Array("IMG.NEF".utf8)) == .raw)
         #expect(SourceFormat.sniff([0x49, 0x49, 0x2A, 0x00, 8, 0, 0, 0], fileName: Array("scan.tif".utf8)) == .tiff)
-        #expect(SourceFormat.allCases.allSatisfy { $0.mimeType.hasPrefix("image/") })
+        #expect(SourceFormat.allCases.allSatisfy { $0.mimeType.hasPrefix($0.isVideo ? "video/" : "image/") })
     }
 }

@@ -29,21 +29,21 @@ import Testing
     }
 
     @Test(arguments: VideoPosterTests.videos) func sniffedByContent(_ video: Expectation) throws {
-        let head = TestData.prefix(video.file, count: VideoFormat.headLength)
-        let expected: [String: VideoFormat] = ["mov": .quickTime, "mp4": .mp4, "3gp": .threeGPP, "mkv": .matroska, "webm": .webM, "avi": .avi]
+        let head = TestData.prefix(video.file, count: SourceFormat.headLength)
+        let expected: [String: SourceFormat] = ["mov": .quickTime, "mp4": .mp4, "3gp": .threeGPP, "mkv": .matroska, "webm": .webM, "avi": .avi]
         let ext = (video.file as NSString).pathExtension
         // The name plays no part: the same bytes under another name are the same container.
-        #expect(VideoFormat.sniff(head, fileName: Array("clip.jpg".utf8)) == expected[ext], "\(video.file)")
+        #expect(SourceFormat.sniff(head, fileName: Array("clip.jpg".utf8)) == expected[ext], "\(video.file)")
     }
 
-    /// Every photo of the fixtures stays a photo: video sniffing never claims one.
+    /// Every photo of the fixtures stays a photo: video signatures never claim one.
     @Test func noPhotoIsTakenForAVideo() {
         let photos = TestData.expectations.filter { !$0.file.hasPrefix("video/") }
         #expect(photos.count > 90)
         for photo in photos {
-            let head = TestData.prefix(photo.file, count: VideoFormat.headLength)
+            let head = TestData.prefix(photo.file, count: SourceFormat.headLength)
             let name = Array((photo.file as NSString).lastPathComponent.utf8)
-            #expect(VideoFormat.sniff(head, fileName: name) == nil, "\(photo.file)")
+            #expect(SourceFormat.sniff(head, fileName: name)?.isVideo != true, "\(photo.file)")
         }
     }
 
@@ -52,15 +52,15 @@ import Testing
         func padded(_ bytes: [UInt8], to count: Int = 512) -> [UInt8] { bytes + [UInt8](repeating: 0, count: max(0, count - bytes.count)) }
         var ts = [UInt8](repeating: 0xFF, count: 564)
         for packet in 0..<3 { ts[packet * 188] = 0x47 }
-        #expect(VideoFormat.sniff(ts, fileName: []) == .mpegTransportStream)
+        #expect(SourceFormat.sniff(ts, fileName: []) == .mpegTransportStream)
         var m2ts = [UInt8](repeating: 0xFF, count: 576)
         for packet in 0..<3 { m2ts[4 + packet * 192] = 0x47 }
-        #expect(VideoFormat.sniff(m2ts, fileName: []) == .mpegTransportStream)
-        #expect(VideoFormat.sniff(padded([0, 0, 1, 0xBA, 0x44]), fileName: []) == .mpegProgramStream)
-        #expect(VideoFormat.sniff(padded([0, 0, 0, 0x18] + Array("ftypM4V ".utf8)), fileName: []) == .m4v)
-        #expect(VideoFormat.sniff(padded([0, 0, 0, 8] + Array("wide".utf8)), fileName: []) == .quickTime)
-        #expect(VideoFormat.sniff(padded(Array("RIFF\0\0\0\0AVI LIST".utf8)), fileName: []) == .avi)
-        #expect(VideoFormat.sniff(padded(Array("RIFF\0\0\0\0WAVEfmt ".utf8)), fileName: []) == nil)
-        #expect(VideoFormat.sniff(padded([0, 0, 0, 0x18] + Array("ftypheic".utf8)), fileName: []) == nil)
+        #expect(SourceFormat.sniff(m2ts, fileName: []) == .mpegTransportStream)
+        #expect(SourceFormat.sniff(padded([0, 0, 1, 0xBA, 0x44]), fileName: []) == .mpegProgramStream)
+        #expect(SourceFormat.sniff(padded([0, 0, 0, 0x18] + Array("ftypM4V ".utf8)), fileName: []) == .m4v)
+        #expect(SourceFormat.sniff(padded([0, 0, 0, 8] + Array("wide".utf8)), fileName: []) == .quickTime)
+        #expect(SourceFormat.sniff(padded(Array("RIFF\0\0\0\0AVI LIST".utf8)), fileName: []) == .avi)
+        #expect(SourceFormat.sniff(padded(Array("RIFF\0\0\0\0WAVEfmt ".utf8)), fileName: []) == nil)
+        #expect(SourceFormat.sniff(padded([0, 0, 0, 0x18] + Array("ftypheic".utf8)), fileName: []) == .heif)
     }
 }
