@@ -1,33 +1,9 @@
 internal import CFUSE
 import AssetFS
 import Glibc
-import Posix
 
-/// One kernel request, answered exactly once by one of the `reply` methods (as libfuse's
-/// examples do: an inner function computes a result or an errno, the handler sends it).
-/// It may travel to another thread and be answered there.
-struct Request: @unchecked Sendable {
-    let raw: fuse_req_t
-
-    /// Entries and attributes rarely change, and when the source does the kernel is told
-    /// (notify_inval_*), so the kernel may keep them long.
-    static let timeout = 3600.0
-
-    var adapter: FUSEOperations { Unmanaged<FUSEOperations>.fromOpaque(fuse_req_userdata(raw)!).takeUnretainedValue() }
-
-    func reply(error: Errno) { fuse_reply_err(raw, error.rawValue) }
-
-    func replyEntry(_ result: Result<Attributes, Errno>) {
-        switch result {
-        case .failure(let error): reply(error: error)
-        case .success(let attributes):
-            var entry = Self.entry(attributes)
-            // Kept, the entry would let the next user who walks here past this user's check.
-            if !adapter.sharesEntry(attributes.inode) { entry.entry_timeout = 0 }
-            fuse_reply_entry(raw, &entry)
-        }
-    }
-
+/// Attributes as the kernel reads them in replies and listings.
+extension Request {
     /// What a lookup answers, and a listing with attributes gives for each entry it can.
     static func entry(_ attributes: Attributes) -> fuse_entry_param {
         var entry = fuse_entry_param()
@@ -47,33 +23,6 @@ struct Request: @unchecked Sendable {
     /// given out so far carry.
     static func generation(of inode: fuse_ino_t) -> UInt64 {
         inode == fuse_ino_t(FUSE_ROOT_ID) ? 0 : 1
-    }
-
-    func replyAttributes(_ result: Result<Attributes, Errno>) {
-        switch result {
-        case .failure(let error): reply(error: error)
-        case .success(let attributes):
-            var st = Self.stat(attributes)
-            fuse_reply_attr(raw, &st, Self.timeout)
-        }
-    }
-
-    func reply(bytes: [UInt8]) {
-        bytes.withUnsafeBytes { _ = fuse_reply_buf(raw, $0.baseAddress, $0.count) }
-    }
-
-    func replyBytes(_ result: Result<[UInt8], Errno>) {
-        switch result {
-        case .success(let bytes): reply(bytes: bytes)
-        case .failure(let error): reply(error: error)
-        }
-    }
-
-    /// The answer to a size probe (`size` 0) or the bytes, or ERANGE when they do not fit.
-    func replyAttribute(_ value: [UInt8], size: Int) {
-        if size == 0 { fuse_reply_xattr(raw, value.count) }
-        else if value.count > size { reply(error: .range) }
-        else { reply(bytes: value) }
     }
 
     static func stat(_ attributes: Attributes) -> Glibc.stat {

@@ -1,0 +1,15 @@
+import Synchronization
+
+/// A request on its way to the thread that answers it. `AssetFileSystem` completes lookups,
+/// opens and reads through escaping `@Sendable` closures, which cannot hold a non-copyable
+/// value: the closure holds this box, and the completion takes the request out to reply. One
+/// never taken (a completion never called) answers EIO when the box goes; a second completion
+/// finds nothing to answer.
+final class PendingRequest: Sendable {
+    private let request: Mutex<Request?>
+
+    init(_ request: consuming Request) { self.request = Mutex(request) }
+
+    /// The request, to the first caller only.
+    func take() -> Request? { request.withLock { $0.take() } }
+}
