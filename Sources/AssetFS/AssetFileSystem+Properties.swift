@@ -57,6 +57,18 @@ extension AssetFileSystem {
         return catalog.properties(ofPhoto: row.id) ?? Self.stored(read)
     }
 
+    /// An asset folder's files follow its photo's properties (a Motion Photo shows motion.mp4):
+    /// a photo the background has not read yet is read before its folder is listed or looked into.
+    func readPropertiesIfMissing(ofAsset node: Node) {
+        let id: Int64
+        switch node {
+        case .asset(let asset), .datedAsset(let asset): id = asset
+        default: return
+        }
+        guard let row = catalog.photo(id), row.photo.format.mayHoldMotion else { return }
+        _ = properties(of: row)
+    }
+
     /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place; nil
     /// when it cannot be opened now (changed since the scan: its folder is read again; or away).
     /// One it may not read gets what the catalog knows.
@@ -103,13 +115,14 @@ extension AssetFileSystem {
         CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source.rawValue, day: properties.date.dayNumber,
                                 width: properties.width, height: properties.height, mediaType: properties.mediaType,
                                 camera: properties.camera, location: properties.location?.text,
-                                duration: properties.duration, codec: properties.codec)
+                                duration: properties.duration, codec: properties.codec,
+                                motion: properties.motion.map { $0.offset..<($0.offset + $0.length) })
     }
 }
 
 /// The extended attributes of an asset folder that show its photo's properties.
 enum PropertyAttribute: CaseIterable {
-    case date, dateSource, width, height, type, camera, location, duration, codec
+    case date, dateSource, width, height, type, camera, location, duration, codec, motion
 
     var name: [UInt8] {
         let suffix: String
@@ -123,6 +136,7 @@ enum PropertyAttribute: CaseIterable {
         case .location: suffix = "location"
         case .duration: suffix = "duration"
         case .codec: suffix = "codec"
+        case .motion: suffix = "motion"
         }
         return Array("user.assetfs.\(suffix)".utf8)
     }
@@ -139,6 +153,7 @@ enum PropertyAttribute: CaseIterable {
         case .location: return properties.location.map { Array($0.utf8) }
         case .duration: return properties.duration.map { Array(Self.seconds($0).utf8) }
         case .codec: return properties.codec.map { Array($0.utf8) }
+        case .motion: return properties.motion.map { _ in FileKind.motion.fileName }
         }
     }
 

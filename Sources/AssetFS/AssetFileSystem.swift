@@ -149,16 +149,27 @@ public final class AssetFileSystem: Sendable {
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 2), nil)
         case .file(_, let kind, _), .viewFile(let kind, _, _):
-            guard let photo = catalog.photo(for: node)?.photo else { return nil }
+            guard let row = catalog.photo(for: node), let window = sourceWindow(kind, of: row) else { return nil }
+            let photo = row.photo
             // A size with a view has three names: in its asset folder, in the view and under dates/
             // (counted from the start: a photo is there as soon as its date is read); an original two.
             let attributes = Attributes(inode: inode, isDirectory: false, permissions: photo.ownership.permissions & 0o444,
-                                        size: kind == .original ? photo.identity.size : 0,
+                                        size: Int64(window.count),
                                         userID: photo.ownership.userID, groupID: photo.ownership.groupID,
                                         modificationNanoseconds: photo.ownership.modificationNanoseconds,
                                         linkCount: FileKind.viewed.contains(kind) ? 3 : 2)
-            guard kind != .original else { return (attributes, nil) }
+            guard kind.isRendition else { return (attributes, nil) }
             return (attributes, .one(RenditionRequest(root: root, photo: photo, spec: kind == .thumbnail ? options.thumbnail : options.fullscreen)))
+        }
+    }
+
+    /// The bytes of the source a file of kind `kind` shows, a rendition's size still 0; nil for a
+    /// `motion.mp4` of a photo that holds no video.
+    private func sourceWindow(_ kind: FileKind, of row: CatalogStore.PhotoRow) -> Range<Int64>? {
+        switch kind {
+        case .thumbnail, .fullscreen: return 0..<0
+        case .original: return 0..<row.photo.identity.size
+        case .motion: return catalog.properties(ofPhoto: row.id)?.motion
         }
     }
 
@@ -247,6 +258,7 @@ public final class AssetFileSystem: Sendable {
     /// Entries `caller` may not open are left out.
     public func list(_ inode: UInt64, after cookie: Int64, limit: Int, as caller: Credentials) -> Result<[ListingEntry], Errno> {
         resolve(inode, as: caller).flatMap { node in
+            readPropertiesIfMissing(ofAsset: node)
             guard let entries = catalog.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
             return .success(entries.filter { permits($0.node, as: caller) }.map {
                 ListingEntry(name: $0.name, inode: $0.node.inode, isDirectory: $0.node.isDirectory, cookie: $0.cookie)
@@ -264,9 +276,9 @@ public final class AssetFileSystem: Sendable {
         case .failure(let error): return completion(.failure(error))
         case .success(let resolved): node = resolved
         }
-        if case .file(_, .original, _) = node.canonical {
-            guard let photo = catalog.photo(for: node)?.photo else { return completion(.failure(.notFound)) }
-            return completion(openOriginal(photo).map { .original($0) })
+        if case .file(_, let kind, _) = node.canonical, !kind.isRendition {
+            guard let row = catalog.photo(for: node), let window = sourceWindow(kind, of: row) else { return completion(.failure(.notFound)) }
+            return completion(openOriginal(row.photo).map { .original($0, window: window) })
         }
         guard let target = describe(node)?.rendition else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
         // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
@@ -278,8 +290,11 @@ public final class AssetFileSystem: Sendable {
 
     public func read(_ file: OpenFile, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
         switch file {
-        case .original(let descriptor):
-            completion(Result { () throws(Errno) in try descriptor.read(upTo: size, at: offset) }.mapError { _ in .io })
+        case .original(let descriptor, let window):
+            let start = window.lowerBound + offset
+            guard start < window.upperBound else { return completion(.success([])) }
+            let count = Int(min(Int64(size), window.upperBound - start))
+            completion(Result { () throws(Errno) in try descriptor.read(upTo: count, at: start) }.mapError { _ in .io })
         case .rendition(let request):
             readRendition(request, size: size, offset: offset, completion: completion)
         }
@@ -321,7 +336,7 @@ public final class AssetFileSystem: Sendable {
     }
 
     public func release(_ file: OpenFile) {
-        if case .original(let descriptor) = file { descriptor.close() }
+        if case .original(let descriptor, _) = file { descriptor.close() }
     }
 
     // MARK: Extended attributes

@@ -31,7 +31,9 @@ public struct ListingEntry: Sendable, Equatable {
 /// or a rendition, read from the cache range by range (an eviction meanwhile renders the same
 /// bytes again, so it cannot cut a read short).
 public enum OpenFile: Sendable {
-    case original(FileDescriptor)
+    /// The source open, and the bytes of it this file shows: all of it for an original, the
+    /// embedded video's range for a Motion Photo's `motion.mp4`.
+    case original(FileDescriptor, window: Range<Int64>)
     /// nil: the placeholder of a photo that cannot be shown.
     case rendition(RenditionRequest?)
 }

@@ -20,7 +20,7 @@ extension CatalogStore {
             date TEXT NOT NULL, date_source INTEGER NOT NULL,
             day INTEGER NOT NULL, dated_name BLOB NOT NULL,
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
-            duration REAL, codec TEXT,
+            duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER,
             UNIQUE(day, dated_name));
         CREATE INDEX properties_by_day ON properties(day, photo);
         -- Where the search for a free " (N)" starts, per day and name: a day of thousands of
@@ -52,25 +52,31 @@ extension CatalogStore {
         /// A video's length in seconds, and its codec.
         public var duration: Double?
         public var codec: String?
+        /// A Motion Photo's embedded video: its byte range in the photo's file.
+        public var motion: Range<Int64>?
         /// Its name in its day's folder (given by `record`).
         public var datedName: [UInt8] = []
 
         public init(date: String, dateSource: Int, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
-                    camera: [UInt8]? = nil, location: String? = nil, duration: Double? = nil, codec: String? = nil) {
+                    camera: [UInt8]? = nil, location: String? = nil, duration: Double? = nil, codec: String? = nil,
+                    motion: Range<Int64>? = nil) {
             (self.date, self.dateSource, self.day, self.width, self.height) = (date, dateSource, day, width, height)
             (self.mediaType, self.camera, self.location, self.duration, self.codec) = (mediaType, camera, location, duration, codec)
+            self.motion = motion
         }
     }
 
-    private static let propertiesColumns = "date, date_source, day, width, height, media_type, camera, location, duration, codec, dated_name"
+    private static let propertiesColumns =
+        "date, date_source, day, width, height, media_type, camera, location, duration, codec, motion_offset, motion_length, dated_name"
 
     private static func properties(_ row: Database.Row) -> Properties {
         func optionalInt(_ column: Int32) -> Int? { row.isNull(column) ? nil : Int(row.integer(column)) }
         var result = Properties(date: row.text(0), dateSource: Int(row.integer(1)), day: Int(row.integer(2)),
                                 width: optionalInt(3), height: optionalInt(4), mediaType: row.isNull(5) ? nil : row.text(5),
                                 camera: row.isNull(6) ? nil : row.blob(6), location: row.isNull(7) ? nil : row.text(7),
-                                duration: row.isNull(8) ? nil : row.double(8), codec: row.isNull(9) ? nil : row.text(9))
-        result.datedName = row.blob(10)
+                                duration: row.isNull(8) ? nil : row.double(8), codec: row.isNull(9) ? nil : row.text(9),
+                                motion: row.isNull(10) ? nil : row.integer(10)..<(row.integer(10) + row.integer(11)))
+        result.datedName = row.blob(12)
         return result
     }
 
@@ -149,14 +155,21 @@ extension CatalogStore {
         }
         func optional(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
         try db.query("""
-            INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.integer(photo.id), .integer(photo.version), .text(properties.date), .integer(Int64(properties.dateSource)),
                   .integer(Int64(properties.day)), optional(properties.width), optional(properties.height),
                   properties.mediaType.map { .text($0) } ?? .null, properties.camera.map { .blob($0) } ?? .null,
                   properties.location.map { .text($0) } ?? .null, properties.duration.map { .real($0) } ?? .null,
-                  properties.codec.map { .text($0) } ?? .null, .blob(name)])
+                  properties.codec.map { .text($0) } ?? .null, properties.motion.map { .integer($0.lowerBound) } ?? .null,
+                  properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null, .blob(name)])
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
         invalidations.formUnion(Self.timelineInvalidations(day: properties.day, name: name, photo: photo.id))
+        if properties.motion != nil {
+            // Its asset folders gain motion.mp4 (a lookup that missed it may be remembered).
+            for folder in [Node.asset(photo.id), .datedAsset(photo.id)] {
+                invalidations.formUnion([.inode(folder.inode), .entry(parent: folder.inode, name: FileKind.motion.fileName)])
+            }
+        }
     }
 
     private func uniqueDatedName(_ assetName: [UInt8], day: Int, photo: Int64, _ db: Database) throws(DatabaseError) -> [UInt8] {

@@ -85,7 +85,8 @@ public final class CatalogStore: Sendable {
         guard version != Self.schemaVersion else { return db }
         if (4...6).contains(version) {
             // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
-            // keeps when each sidecar last changed; version 7 keeps a video's duration and codec.
+            // keeps when each sidecar last changed; version 7 keeps a video's duration and codec and
+            // where a Motion Photo's video lies.
             // Steps that need no rescan: the next check of a folder stores its sidecars' times
             // (and dates its photos from them), and sniffs again the files it skipped (videos).
             try db.execute("DROP TRIGGER IF EXISTS photo_added")
@@ -97,6 +98,9 @@ public final class CatalogStore: Sendable {
             if try !hasColumn("skipped", "stamp") { try db.execute("ALTER TABLE skipped ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0") }
             if try !hasColumn("properties", "duration") { try db.execute("ALTER TABLE properties ADD COLUMN duration REAL") }
             if try !hasColumn("properties", "codec") { try db.execute("ALTER TABLE properties ADD COLUMN codec TEXT") }
+            if try !hasColumn("properties", "motion_offset") {
+                try db.execute("ALTER TABLE properties ADD COLUMN motion_offset INTEGER; ALTER TABLE properties ADD COLUMN motion_length INTEGER")
+            }
             try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
             return db
         }

@@ -41,7 +41,7 @@ public enum Node: Hashable, Sendable {
     public var isRendition: Bool {
         switch canonical {
         case .poster: return true
-        case .file(_, let kind, _): return kind != .original
+        case .file(_, let kind, _): return kind.isRendition
         default: return false
         }
     }
@@ -106,17 +106,24 @@ public enum Node: Hashable, Sendable {
     }
 }
 
-/// The three files of an asset folder.
+/// The files of an asset folder: two renditions, the original, and for a Motion Photo its video.
 public enum FileKind: Int, CaseIterable, Sendable {
     case thumbnail, fullscreen, original
+    /// `motion.mp4`: the MP4 inside a Motion Photo, a byte range of its original; only in the
+    /// asset folders of photos that hold one.
+    case motion
 
     public var fileName: [UInt8] {
         switch self {
         case .thumbnail: return Array("thumbnail.jpg".utf8)
         case .fullscreen: return Array("fullscreen.jpg".utf8)
         case .original: return Array("original.jpg".utf8)
+        case .motion: return Array("motion.mp4".utf8)
         }
     }
+
+    /// Made by the renderer (a size that may take a render to know), not bytes of the source.
+    public var isRendition: Bool { self == .thumbnail || self == .fullscreen }
 
     /// Its name in the asset folder of `photo` (the original keeps its format's extension).
     public func fileName(of photo: Photo) -> [UInt8] { self == .original ? photo.originalFileName : fileName }

@@ -21,6 +21,8 @@ public struct PhotoProperties: Sendable, Equatable {
     public var duration: Double?
     /// A video's codec as FFmpeg names it (`h264`, `hevc`, `av1`, ...).
     public var codec: String?
+    /// A Motion Photo's embedded MP4: where it lies in the file (served as `motion.mp4`).
+    public var motion: MotionPhoto.Video?
 
     public init(date: TakenDate, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                 camera: [UInt8]? = nil, location: Coordinates? = nil) {
@@ -39,8 +41,9 @@ public struct PhotoProperties: Sendable, Equatable {
 
     /// Raised when a change of the readers gives some file other properties than before: a
     /// catalog whose properties were read by another version reads them all again (version 1 read
-    /// EXIF and sizes of JPEGs only, version 2 no XMP, version 3 no sidecars).
-    public static let readerVersion = 4
+    /// EXIF and sizes of JPEGs only, version 2 no XMP, version 3 no sidecars, version 4 no
+    /// Motion Photos).
+    public static let readerVersion = 5
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
     /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by
@@ -72,6 +75,7 @@ public struct PhotoProperties: Sendable, Equatable {
             if result.date.source == .modificationTime, let date = xmp.date { result.date = date }
             if result.camera == nil { result.camera = xmp.camera }
         }
+        if format.mayHoldMotion { result.motion = MotionPhoto.locate(file) }
         if let size = embedded.size, size.width > 0, size.height > 0 {
             let turned = !embedded.isUpright && (5...8).contains(orientation)
             result.width = turned ? size.height : size.width

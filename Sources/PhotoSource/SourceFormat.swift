@@ -18,6 +18,9 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         }
     }
 
+    /// The formats of Motion Photos (a still with an MP4 inside: Google's, Samsung's).
+    public var mayHoldMotion: Bool { self == .jpeg || self == .heif }
+
     /// The ISO base media files among the videos: their tracks can be listed without FFmpeg.
     public var isISOMedia: Bool { [.quickTime, .mp4, .m4v, .threeGPP].contains(self) }
 

@@ -1,0 +1,97 @@
+import Glibc
+import Posix
+import TestFixtures
+import Testing
+@testable import AssetFS
+import Catalog
+import PhotoSource
+import Renditions
+
+/// Videos and Motion Photos through the filesystem, without a mount (the reliability suite's
+/// `videos` check mounts them and reads them with ffprobe, cp and rsync).
+@Suite struct VideoAssetTests {
+    static func bytes(_ fixture: String) throws -> [UInt8] {
+        let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(fixture)))
+        defer { file.close() }
+        return try file.readToEnd()
+    }
+
+    /// A baseline JPEG's size, from its SOF0 segment (what our encoder writes).
+    static func jpegSize(_ jpeg: [UInt8]) -> (width: Int, height: Int)? {
+        var i = 2
+        while i + 9 < jpeg.count, jpeg[i] == 0xFF {
+            let length = Int(jpeg[i + 2]) << 8 | Int(jpeg[i + 3])
+            if jpeg[i + 1] == 0xC0 { return (Int(jpeg[i + 7]) << 8 | Int(jpeg[i + 8]), Int(jpeg[i + 5]) << 8 | Int(jpeg[i + 6])) }
+            i += 2 + length
+        }
+        return nil
+    }
+
+    func names(_ fs: AssetFileSystem, _ path: String) throws -> [String] {
+        try fs.list(try fs.lookupPath(path).get().inode).get().map { String(decoding: $0.name, as: UTF8.self) }
+    }
+
+    func attribute(_ fs: AssetFileSystem, _ path: String, _ name: String) -> String? {
+        guard let inode = try? fs.lookupPath(path).get().inode else { return nil }
+        return (try? fs.extendedAttribute(inode, name: Array("user.assetfs.\(name)".utf8), as: .ofThisProcess).get())
+            .map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// A video is an asset: posters at the photo sizes, upright; its original its exact bytes under
+    /// its own extension; its properties from the container. Sound alone is skipped.
+    @Test func aVideoIsAnAssetWithPostersAndItsOriginal() throws {
+        let fixture = Fixture(["Clips/portrait.mov": "video/iPhone6_gps_rot90.mov", "Clips/memo.mp4": "video/audio_only.mp4",
+                               "Clips/still.jpg": "orientation/Landscape_1.jpg"])
+        let fs = try fixture.fileSystem()
+        #expect(try names(fs, "groups/Clips") == ["thumbnail.jpg", "portrait", "still"])
+        #expect(try names(fs, "groups/Clips/portrait") == ["thumbnail.jpg", "fullscreen.jpg", "original.mov"])
+        let original = try fs.readAll("groups/Clips/portrait/original.mov").get()
+        #expect(original == (try Self.bytes("video/iPhone6_gps_rot90.mov")))
+        for (name, longest) in [("thumbnail.jpg", 256), ("fullscreen.jpg", 1920)] {
+            let attributes = try fs.lookupPath("groups/Clips/portrait/\(name)").get()
+            let poster = try fs.readAll("groups/Clips/portrait/\(name)").get()
+            #expect(poster.count == Int(attributes.size) && poster.starts(with: [0xFF, 0xD8]))
+            let size = try #require(Self.jpegSize(poster))
+            // A 90° clip of 568x320 stored pixels is a portrait poster, never upscaled.
+            #expect(size.height > size.width && max(size.width, size.height) == min(longest, 568), "\(name): \(size)")
+        }
+        #expect(attribute(fs, "groups/Clips/portrait", "type") == "video/quicktime")
+        #expect(attribute(fs, "groups/Clips/portrait", "codec") == "h264")
+        #expect(attribute(fs, "groups/Clips/portrait", "duration") == "4.002")
+        #expect(attribute(fs, "groups/Clips/portrait", "date_source") == "quicktime")
+        #expect(attribute(fs, "groups/Clips/portrait", "width") == "320" && attribute(fs, "groups/Clips/portrait", "height") == "568")
+        var skipped: [String: SkipReason] = [:]
+        fs.catalog.forEachSkipped { path, reason in skipped[path.description] = reason }
+        #expect(skipped == ["Clips/memo.mp4": .audioOnly])
+        let stats = String(decoding: try fs.extendedAttribute(1, name: AssetFileSystem.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
+        #expect(stats.contains("\"videos\":1") && stats.contains("\"posters\":2") && stats.contains("\"skipped_audio_only\":1"), "\(stats)")
+    }
+
+    /// A video FFmpeg cannot open is a broken asset, not a skipped file: its original still reads.
+    @Test func aMalformedVideoIsBrokenAndItsOriginalReads() throws {
+        let fixture = Fixture(["V/bad.mp4": "video/malformed_free_box.mp4"])
+        let fs = try fixture.fileSystem()
+        #expect(try names(fs, "groups/V") == ["thumbnail.jpg", "bad"])
+        // The default `broken=placeholder` shows the placeholder poster.
+        #expect((try? fs.readAll("groups/V/bad/thumbnail.jpg").get()) == Renderer.placeholder)
+        #expect(attribute(fs, "groups/V/bad", "error")?.contains("cannot open the container") == true)
+        #expect(try fs.readAll("groups/V/bad/original.mp4").get() == (try Self.bytes("video/malformed_free_box.mp4")))
+    }
+
+    /// A Motion Photo's asset folder also holds `motion.mp4`, the embedded MP4 as a byte range of
+    /// its original (Samsung's HEIC: the `mpvd` box exiftool extracts, 3,226,469 bytes at 452,284);
+    /// a photo whose XMP claims a video that is not there has none.
+    @Test func aMotionPhotoShowsItsVideo() throws {
+        let fixture = Fixture(["M/moving.heic": "formats/Samsung_S22_irot_motion.heic",
+                               "M/removed.jpg": "motion/Pixel_motion_photo_video_removed.jpg"])
+        let fs = try fixture.fileSystem()
+        #expect(try names(fs, "groups/M/moving") == ["thumbnail.jpg", "fullscreen.jpg", "original.heic", "motion.mp4"])
+        #expect(try names(fs, "groups/M/removed") == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
+        #expect(fs.lookupPath("groups/M/removed/motion.mp4") == .failure(.notFound))
+        let motion = try fs.readAll("groups/M/moving/motion.mp4").get()
+        #expect(motion == Array(try Self.bytes("formats/Samsung_S22_irot_motion.heic")[452_284..<(452_284 + 3_226_469)]))
+        #expect(try fs.lookupPath("groups/M/moving/motion.mp4").get().size == 3_226_469)
+        #expect(attribute(fs, "groups/M/moving", "motion") == "motion.mp4")
+        #expect(attribute(fs, "groups/M/removed", "motion") == nil)
+    }
+}
