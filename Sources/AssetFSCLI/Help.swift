@@ -24,12 +24,13 @@ enum Help {
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
                assetfs skipped [-0] [-o OPTIONS] SOURCE
 
-        Mounts the photo folder SOURCE read-only on MOUNTPOINT as
+        Mounts the photo and video folder SOURCE read-only on MOUNTPOINT as
           MOUNTPOINT/groups/<album>/thumbnail.jpg           album poster
-          MOUNTPOINT/groups/<album>/<asset>/thumbnail.jpg   longest side 256 px
+          MOUNTPOINT/groups/<album>/<asset>/thumbnail.jpg   longest side 256 px (a video's poster)
           MOUNTPOINT/groups/<album>/<asset>/fullscreen.jpg  longest side 1920 px
-          MOUNTPOINT/groups/<album>/<asset>/original.jpg    the photo itself (.heic, .png, .nef...
+          MOUNTPOINT/groups/<album>/<asset>/original.jpg    the file itself (.heic, .nef, .mov...
                                                             for other formats)
+          MOUNTPOINT/groups/<album>/<asset>/motion.mp4      a Motion Photo's video
           MOUNTPOINT/thumbnails/<album>/<asset>.jpg         the same thumbnails, one size only
           MOUNTPOINT/fullscreen/<album>/<asset>.jpg         the same fullscreens
           MOUNTPOINT/dates/<YYYY>/<YYYY-MM-DD>/<asset>/     every photo by the day it was taken
