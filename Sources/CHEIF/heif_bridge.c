@@ -164,6 +164,14 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
 
     read_colour(d->primary, &d->icc[0], &d->icc_length[0], &out->colour);
     if (d->thumbnail) read_colour(d->thumbnail, &d->icc[1], &d->icc_length[1], &out->thumb_colour);
+    /* The caller checks these sizes against its pixel cap and budget; a damaged grid descriptor
+       can still make libheif assemble a far larger canvas (a 64x64 image decoding to
+       18757x20036). libheif refuses a grid past its width limit before allocating it: the limit
+       becomes twice the largest side the header gave (a grid may be cropped by clap, a little). */
+    int largest = out->width > out->height ? out->width : out->height;
+    if (out->thumb_width > largest) largest = out->thumb_width;
+    if (out->thumb_height > largest) largest = out->thumb_height;
+    if (largest > 0 && largest < (1 << 29)) heif_context_set_maximum_image_size_limit(d->context, 2 * largest + 64);
     return 0;
 }
 

@@ -66,6 +66,7 @@ public final class CatalogStore: Sendable {
         reader.use { readConnection in
             writer.withLock { db in
                 guard Database.reopenIfReadOnly(writer: db, readers: [readConnection]) else { return }
+                try? db.useWriteAheadLog()
                 try? db.execute(Self.pragmas)
                 recent.withLock { $0 = RecentRows() }  // data_version counts per connection
             }
@@ -75,10 +76,11 @@ public final class CatalogStore: Sendable {
     // A scan applies each folder under a savepoint inside a batch: its sub-journal stays in
     // memory (on disk it was a million 4 KiB writes to /var/tmp per 100,000 photos), and a
     // batch's pages stay in the cache instead of spilling to the WAL again and again.
-    private static let pragmas = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;"
+    private static let pragmas = "PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;"
 
     private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
         let db = try Database(path: path)
+        try db.useWriteAheadLog()
         try db.execute(pragmas)
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }

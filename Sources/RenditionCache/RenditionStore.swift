@@ -66,6 +66,7 @@ public final class RenditionStore: Sendable {
         if walSize == 0, let fileSize = try? FileStatus(path: path).size, pages * pageSize > fileSize {
             throw DatabaseError(code: 11, message: "truncated: \(fileSize) bytes where the header says \(pages * pageSize)", sql: "PRAGMA page_count")
         }
+        try db.useWriteAheadLog()
         try db.execute(pragmas)
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
@@ -254,7 +255,7 @@ public final class RenditionStore: Sendable {
         }
     }
 
-    private static let pragmas = "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+    private static let pragmas = "PRAGMA synchronous = NORMAL;"
 
     /// A cache SQLite opened read-only (its folder or file system was) stays so even once it may
     /// be written again: before a write, both connections are opened afresh.
@@ -262,7 +263,10 @@ public final class RenditionStore: Sendable {
         guard writer.withLock({ $0.isReadOnly }) else { return }
         reader.withLock { readConnection in
             writer.withLock { db in
-                if Database.reopenIfReadOnly(writer: db, readers: [readConnection]) { try? db.execute(Self.pragmas) }
+                if Database.reopenIfReadOnly(writer: db, readers: [readConnection]) {
+                    try? db.useWriteAheadLog()
+                    try? db.execute(Self.pragmas)
+                }
             }
         }
     }

@@ -57,13 +57,20 @@ final class HEIFDecoder {
         size.width * size.height * (bitDepth > 8 ? 16 : 7) + (16 << 20)
     }
 
-    /// Decodes the primary image or the thumbnail item to planes, read as 8-bit RGB(A) rows.
+    /// Decodes the primary image or the thumbnail item to planes, read as 8-bit RGB(A) rows. The
+    /// image must have the size its header gave (what the pixel cap and the budget were checked
+    /// against): a damaged grid descriptor can make libheif assemble a far larger canvas.
     func decode(thumbnail: Bool, format: String) throws(RenditionError) -> RowSource {
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
         guard aheif_decode_planes(decoder, thumbnail ? 1 : 0, &width, &height, &channels) == 0, width > 0, height > 0 else {
             throw RenditionError.decoder(format, String(cString: aheif_error(decoder)), path: path)
         }
-        return Rows(self, size: PixelSize(width: Int(width), height: Int(height)), layout: channels == 4 ? .rgba : .rgb, format: format)
+        let decoded = PixelSize(width: Int(width), height: Int(height))
+        let expected = thumbnail ? self.thumbnail : size
+        guard decoded == expected else {
+            throw RenditionError(.corrupt, path: path, reason: "\(format): the image decodes to \(decoded), its header says \(expected?.description ?? "none")")
+        }
+        return Rows(self, size: decoded, layout: channels == 4 ? .rgba : .rgb, format: format)
     }
 
     private final class Rows: RowSource {

@@ -99,6 +99,16 @@ public final class Database: @unchecked Sendable {
         }
     }
 
+    /// Puts the database in write-ahead-log mode unless it is already. Asked first, because
+    /// setting it again is not free: `PRAGMA journal_mode = WAL` on a WAL database another
+    /// process is using can answer SQLITE_BUSY without waiting on the busy handler (`assetfs warm`
+    /// beside a mount under load failed to open the cache so).
+    public func useWriteAheadLog() throws(DatabaseError) {
+        var mode = ""
+        try query("PRAGMA journal_mode") { mode = $0.text(0) }
+        if mode.lowercased() != "wal" { try execute("PRAGMA journal_mode = WAL") }
+    }
+
     /// Runs `sql` with `bindings`, calling `row` for each result row.
     public func query(_ sql: String, _ bindings: [Value] = [], row: (Row) -> Void = { _ in }) throws(DatabaseError) {
         let statement = try prepared(sql)

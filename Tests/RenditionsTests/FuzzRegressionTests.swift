@@ -42,4 +42,18 @@ import Testing
             (error as? RenditionError)?.reason.contains("a chunk asked for 1819410552 bytes") == true
         }
     }
+
+    /// A 767-byte HEIC whose damaged grid makes libheif assemble a canvas far larger than the
+    /// 64x64 its header gives (what the pixel cap and the budget were checked against): reading
+    /// its rows took 30 s. libheif is told the largest size to expect, and refuses the grid.
+    @Test func aGridDecodingLargerThanItsHeaderIsRefused() {
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect {
+            _ = try Renderer().render(FilePath(Self.crashes + "/timeout-heif-grid-decodes-larger-than-its-header.heic"), spec: RenditionSpec(longestSide: 256))
+        } throws: { error in
+            (error as? RenditionError)?.kind == .corrupt
+        }
+        #expect(clock.now - start < .seconds(10), "hang guard")
+    }
 }
