@@ -11,10 +11,21 @@ import PhotoProperties
 import Posix
 import Renditions
 
-/// FUZZ_FORMAT=png (webp, gif, tiff, heif, avif, raw, jpeg): one target per decoder. Inputs
-/// whose first bytes are another format are passed over at once, so the time goes to that
-/// decoder (Fuzz/run.sh seeds it with that format's fixtures). Unset: every format.
+/// FUZZ_FORMAT=png (webp, gif, tiff, heif, avif, raw, jpeg; mp4, mkv, avi, m2ts for videos): one
+/// target per decoder. Inputs whose first bytes are another format are passed over at once, so
+/// the time goes to that decoder (Fuzz/run.sh seeds it with that format's fixtures). Unset: every format.
 private let onlyFormat: SourceFormat? = getenv("FUZZ_FORMAT").flatMap { SourceFormat(rawValue: String(cString: $0)) }
+
+/// The target an input of `format` belongs to: the formats one FFmpeg demuxer reads share one
+/// (MOV, M4V and 3GP are ISO BMFF brands, read by mov.c as MP4 is: the mp4 target; WebM is
+/// Matroska with another DocType: the mkv target), so a mutated brand or DocType stays in.
+private func target(_ format: SourceFormat?) -> SourceFormat? {
+    switch format {
+    case .quickTime?, .m4v?, .threeGPP?: .mp4
+    case .webM?: .matroska
+    default: format
+    }
+}
 
 /// Tight limits: the seeds (Fuzz/seeds) are a few dozen pixels, so a cap of 1 megapixel keeps
 /// every mutation's decode to a few milliseconds (a header claiming 65535 x 65535 is refused at
@@ -42,7 +53,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if let onlyFormat {
         let head = Array(UnsafeBufferPointer(start: data, count: min(size, SourceFormat.headLength)))
         // RAW fixtures are sniffed with a RAW name: TIFF-signature RAWs are told by extension.
-        guard SourceFormat.sniff(head, fileName: Array((onlyFormat == .raw ? "input.nef" : "input").utf8)) == onlyFormat else { return 0 }
+        guard target(SourceFormat.sniff(head, fileName: Array((onlyFormat == .raw ? "input.nef" : "input").utf8))) == target(onlyFormat) else { return 0 }
     }
     if scratch < 0 { scratch = openScratchFile() }
     precondition(ftruncate(scratch, 0) == 0, "ftruncate failed: errno \(errno)")
@@ -69,11 +80,16 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         precondition(budget.unused == budget.capacity, "memory budget leaked: \(budget.capacity - budget.unused) bytes still reserved")
     }
     // The properties readers parse the same containers by themselves (HEIF's meta box, TIFF
-    // IFDs, RIFF and PNG chunks, CR3 boxes): they never fail, so only a crash or hang is a bug.
+    // IFDs, RIFF and PNG chunks, CR3 boxes; a video's container through FFmpeg, VideoProperties):
+    // they never fail, so only a crash or hang is a bug.
     let head = Array(UnsafeBufferPointer(start: data, count: min(size, SourceFormat.headLength)))
     let format = SourceFormat.sniff(head, fileName: Array((onlyFormat == .raw ? "input.nef" : "input").utf8))
     let properties = PhotoProperties.read(from: file, modificationNanoseconds: 0, format: format)
     precondition(properties.width.map { $0 > 0 } ?? true && properties.height.map { $0 > 0 } ?? true,
                  "properties with a size that is not positive: \(String(describing: properties.width))x\(String(describing: properties.height))")
+    // The scanner's audio-only test walks an ISO media file's moov/trak/mdia/hdlr boxes itself.
+    if format?.isISOMedia == true, let handlers = ISOBaseMediaFile.trackHandlers(of: file) {
+        precondition(handlers.allSatisfy { $0.utf8.count <= 4 * 3 }, "a handler type longer than its 4 bytes: \(handlers)")
+    }
     return 0
 }

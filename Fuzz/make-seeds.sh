@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Makes Fuzz/seeds/<format>/: a few small copies (a few KiB each) of the repository's fixtures,
 # one per feature the decoders branch on (EXIF orientation, progressive, CMYK, palette, 16-bit,
-# interlace, tiles, alpha, animation, thumbnails, 10-bit), so that libFuzzer's mutations start
+# interlace, tiles, alpha, animation, thumbnails, 10-bit; for videos: codec, sound, rotation,
+# fragments, a QuickTime brand, Matroska/WebM, AVI and MPEG-TS), so that libFuzzer's mutations start
 # from inputs that decode in a millisecond instead of multi-megabyte camera files. Deterministic
 # for given tool versions; the output is committed (Fuzz/seeds/README.md says where each came from).
 #
-#   bash Fuzz/make-seeds.sh      # needs ImageMagick, heif-enc (libheif-examples) and exiftool
+#   bash Fuzz/make-seeds.sh      # needs ImageMagick, heif-enc (libheif-examples), exiftool and ffmpeg
 set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 F="$ROOT/Tests/Fixtures"
 OUT="$ROOT/Fuzz/seeds"
 rm -rf "$OUT"
-mkdir -p "$OUT"/{jpeg,png,webp,gif,tiff,heif,avif,raw}
+mkdir -p "$OUT"/{jpeg,png,webp,gif,tiff,heif,avif,raw,mp4,mkv,avi,m2ts}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -71,12 +72,52 @@ for raw in Nikon_D70_stripped.nef Sony_A7III_truncated.arw Panasonic_LX3_strippe
     cp "$F/raw/$raw" "$OUT/raw/"
 done
 
+# Videos: generated clips, not the fixtures (the smallest fixture is 20 KB; these are 16x16,
+# 2-3 frames, a few KiB), one per path FFmpeg's demuxers and our bridge branch on. The mp4
+# target takes every ISO BMFF brand (MOV, MP4, M4V, 3GP: one demuxer), mkv takes WebM too.
+# -bitexact and -map_metadata -1 keep the encoder's version and the time out of the bytes.
+clip() {  # OUT [FFMPEG OUTPUT OPTIONS...]: 16x16 test pattern, 3 frames, no sound
+    local out=$1; shift
+    ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc=size=16x16:rate=10 -frames:v 3 -map_metadata -1 \
+        -fflags +bitexact -flags:v +bitexact "$@" "$out"
+}
+clip_sound() {  # OUT [OPTIONS...]: the same with 0.3 s of a sine
+    local out=$1; shift
+    ffmpeg -nostdin -loglevel error -y -f lavfi -i testsrc=size=16x16:rate=10 -f lavfi -i sine=frequency=440:sample_rate=8000 \
+        -frames:v 3 -t 0.3 -map_metadata -1 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact -ac 1 "$@" "$out"
+}
+X264=(-c:v libx264 -preset ultrafast -x264-params no-info=1 -pix_fmt yuv420p)
+# ISO BMFF (mp4 target): H.264, H.264 + AAC, rotation (display matrix), HEVC, fragmented, QuickTime
+# brand with MPEG-4 Part 2, 3GP, sound only (the audio-only answer).
+clip "$OUT/mp4/h264.mp4" "${X264[@]}"
+clip_sound "$OUT/mp4/h264_aac.mp4" "${X264[@]}" -c:a aac -b:a 16k
+cp "$OUT/mp4/h264.mp4" "$OUT/mp4/h264_rot90.mp4"  # FFmpeg 5.1's muxer ignores a rotate tag: exiftool writes the track matrix
+exiftool -q -q -overwrite_original -Rotation=90 "$OUT/mp4/h264_rot90.mp4"
+clip "$OUT/mp4/hevc.mp4" -c:v libx265 -preset ultrafast -x265-params log-level=none:info=0 -pix_fmt yuv420p -tag:v hvc1
+clip "$OUT/mp4/fragmented.mp4" "${X264[@]}" -movflags frag_keyframe+empty_moov+default_base_moof
+clip "$OUT/mp4/mpeg4.mov" -c:v mpeg4 -q:v 10
+clip "$OUT/mp4/mpeg4.3gp" -c:v mpeg4 -q:v 10 -f 3gp
+ffmpeg -nostdin -loglevel error -y -f lavfi -i sine=frequency=440:sample_rate=8000 -t 0.3 -map_metadata -1 \
+    -fflags +bitexact -flags:a +bitexact -c:a aac -b:a 16k "$OUT/mp4/audio_only.m4a"
+# Matroska and WebM (mkv target): H.264, MPEG-4 Part 2 + MP2, VP8, VP9 + Opus (FFmpeg 5.1 reads no rotation from Matroska).
+clip "$OUT/mkv/h264.mkv" "${X264[@]}"
+clip_sound "$OUT/mkv/mpeg4_mp2.mkv" -c:v mpeg4 -q:v 10 -c:a mp2 -b:a 32k
+clip "$OUT/mkv/vp8.webm" -c:v libvpx -deadline realtime -b:v 50k
+clip_sound "$OUT/mkv/vp9_opus.webm" -c:v libvpx-vp9 -deadline realtime -b:v 50k -c:a libopus -b:a 8k
+# AVI (avi target): MPEG-4 Part 2, and H.264 + MP2.
+clip "$OUT/avi/mpeg4.avi" -c:v mpeg4 -q:v 10
+clip_sound "$OUT/avi/h264_mp2.avi" "${X264[@]}" -c:a mp2 -b:a 32k
+# MPEG-TS (m2ts target): 188-byte TS with H.264 + MP2, 192-byte M2TS with H.264.
+clip_sound "$OUT/m2ts/h264_mp2.ts" "${X264[@]}" -c:a mp2 -b:a 32k -f mpegts
+clip "$OUT/m2ts/h264.m2ts" "${X264[@]}" -f mpegts -mpegts_m2ts_mode 1
+
 {
     echo "# Fuzz seeds"
     echo
     echo "Made by \`Fuzz/make-seeds.sh\` from the fixtures in Tests/Fixtures (see Tests/Fixtures/PROVENANCE.md"
     echo "and LICENSES: the same terms apply to these shrunk copies), with $(convert -version | head -n 1 | cut -d' ' -f2-3),"
-    echo "libheif $(dpkg-query -W -f='${Version}' libheif1 2>/dev/null) (heif-enc) and exiftool $(exiftool -ver)."
+    echo "libheif $(dpkg-query -W -f='${Version}' libheif1 2>/dev/null) (heif-enc), exiftool $(exiftool -ver)"
+    echo "and $(ffmpeg -hide_banner -version | head -n 1 | cut -d' ' -f1-3) (the video clips are generated: FFmpeg's testsrc pattern and a sine)."
     echo
     echo "| seed | bytes |"
     echo "|---|---|"

@@ -18,6 +18,7 @@ import network  # noqa: E402
 import readme  # noqa: E402
 import security  # noqa: E402
 import trust  # noqa: E402
+import videos  # noqa: E402
 from harness import BINARY, Checks  # noqa: E402
 
 CHECKS = {
@@ -48,6 +49,7 @@ CHECKS = {
     "broken-photo-lists": trust.broken_photo_lists,
     "source-boundary-swaps": trust.source_boundary_swaps,
     "db-never-stalls": trust.db_never_stalls,
+    "videos": videos.check,
     "readme-examples": readme.check,
     "samba": network.samba,
     "nfs": network.nfs,
