@@ -32,6 +32,7 @@
     X(avutil, av_freep) \
     X(avutil, av_log_set_level) \
     X(avutil, av_malloc) \
+    X(avutil, av_max_alloc) \
     X(avutil, av_mallocz) \
     X(avcodec, av_packet_alloc) \
     X(avcodec, av_packet_free) \
@@ -89,6 +90,10 @@ static void load_ffmpeg(void) {
     FFMPEG_FUNCTIONS(RESOLVE)
 #undef RESOLVE
     ffmpeg.av_log_set_level(AV_LOG_QUIET);  /* FFmpeg logs to stderr by default; errors are returned instead */
+    /* No single allocation past 256 MiB (FFmpeg's default is INT_MAX): a 1 KB fragmented MP4
+       made the mov demuxer realloc one table to 2 GB (the daemon peaked at 3.4 GB). The largest
+       honest ones are far below: an 8K 16-bit plane is 66 MB, a long film's index tens of MB. */
+    ffmpeg.av_max_alloc(256u << 20);
 }
 
 const char *avideo_unavailable(void) {

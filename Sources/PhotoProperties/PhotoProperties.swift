@@ -55,8 +55,9 @@ public struct PhotoProperties: Sendable, Equatable {
         guard !format.isVideo else {
             // A video that cannot be opened keeps what the file system knows; its poster says why.
             guard let video = try? VideoProperties.read(file, name: "video") else { return result }
-            result.width = video.width
-            result.height = video.height
+            if video.width > 0 && video.height > 0 {  // a stream FFmpeg reports as 0x0 has no known size
+                (result.width, result.height) = (video.width, video.height)
+            }
             result.duration = video.duration
             result.codec = video.codec
             if let date = video.date { result.date = date }

@@ -77,6 +77,19 @@ import Testing
         #expect(VideoProperties.iso6709("+00.0000+000.0000/") == nil)
         #expect(VideoProperties.iso6709("garbage") == nil)
     }
+
+    /// Streams FFmpeg reports as 0x0 (found by fuzzing, Fuzz/crashes): the size is unknown, never 0.
+    @Test(arguments: ["crash-video-properties-0x0-mpeg4-vol-truncated.mov", "crash-video-properties-0x0-vp8-two-tracks.webm",
+                      "crash-video-properties-0x0-avi.avi", "crash-video-properties-0x0-mpegts.ts"])
+    func aStreamOfNoSizeHasNoSize(_ name: String) throws {
+        let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.packageRoot + "/Fuzz/crashes/" + name))
+        defer { file.close() }
+        let head = try file.read(upTo: SourceFormat.headLength, at: 0)
+        let format = try #require(SourceFormat.sniff(head, fileName: Array(name.utf8)))
+        #expect(format.isVideo)
+        let properties = PhotoProperties.read(from: file, modificationNanoseconds: 0, format: format)
+        #expect(properties.width == nil && properties.height == nil, "\(name): \(String(describing: properties.width))x\(String(describing: properties.height))")
+    }
 }
 
 /// exiftool's reading of a fixture: `-s -G1 -n` lines as "Group:Tag" → value.

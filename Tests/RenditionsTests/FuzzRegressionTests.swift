@@ -56,4 +56,15 @@ import Testing
         }
         #expect(clock.now - start < .seconds(10), "hang guard")
     }
+
+    /// A 1 KB fragmented MP4 on which FFmpeg 5.1's mov demuxer reallocs one table to 2 GB (the
+    /// daemon peaked at 3.4 GB): no single FFmpeg allocation may pass 256 MiB, so it fails to open.
+    @Test func aDemuxerAllocationOfGigabytesIsRefused() {
+        #expect {
+            _ = try Renderer().render(FilePath(Self.crashes + "/oom-ffmpeg-mov-fragment-2GB-realloc.mp4"), spec: RenditionSpec(longestSide: 256))
+        } throws: { error in
+            (error as? RenditionError)?.reason.contains("Cannot allocate memory") == true
+        }
+    }
 }
+
