@@ -178,6 +178,17 @@ def daemon_pid(mountpoint):
     return None
 
 
+def ensure_tools(tools):
+    """apt-get installs the package of every tool of `tools` (tool name -> Debian package) that is
+    missing (apt-get update first, only then)."""
+    missing = sorted({package for tool, package in tools.items() if not shutil.which(tool)})
+    if missing:
+        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+        subprocess.run(["apt-get", "update"], check=True, capture_output=True, env=env)
+        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing],
+                       check=True, capture_output=True, env=env)
+
+
 def wait_until(predicate, timeout, interval=0.1):
     """Calls `predicate` until it returns something true or `timeout` seconds pass; returns its
     last value (so a caller can tell what it saw)."""

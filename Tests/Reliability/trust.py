@@ -22,7 +22,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 import faults
-from harness import (BINARY, QUICK, ROOT, TESTDATA, DaemonMount, Mount, Scratch, decodes_cleanly, expectations,
+from harness import (BINARY, ensure_tools, QUICK, ROOT, TESTDATA, DaemonMount, Mount, Scratch, decodes_cleanly, expectations,
                      fresh_render, is_jpeg, read_all, wait_until)
 
 TOOLS = {"exiftool": "libimage-exiftool-perl", "gio": "libglib2.0-bin", "sqlite3": "sqlite3",
@@ -43,16 +43,6 @@ FAILED_READ = (errno.EIO, errno.ESTALE, errno.ENOENT)
 
 # MARK: setup
 
-def ensure_tools():
-    """apt-get installs whatever tool of TOOLS is missing (apt-get update first, only then)."""
-    missing = sorted({package for tool, package in TOOLS.items() if not shutil.which(tool)})
-    if missing:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update"], check=True, capture_output=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing],
-                       check=True, capture_output=True, env=env)
-
-
 def ensure_user(name=OTHER_USER):
     try:
         return pwd.getpwnam(name)
@@ -64,7 +54,7 @@ def ensure_user(name=OTHER_USER):
 @contextlib.contextmanager
 def workspace(name):
     """A Scratch folder for one check, removed at the end; the tools are there."""
-    ensure_tools()
+    ensure_tools(TOOLS)
     scratch = Scratch(name)
     try:
         yield scratch

@@ -14,7 +14,7 @@ import os
 import shutil
 import subprocess
 
-from harness import BINARY, TESTDATA, Mount, Scratch, decodes_cleanly, read_all, sha256, wait_until
+from harness import BINARY, ensure_tools, TESTDATA, Mount, Scratch, decodes_cleanly, read_all, sha256, wait_until
 from trust import drop_kernel_caches, jpeg_dimensions, outcome, read_from_daemon, timed, unblock_fifo
 
 TOOLS = {"ffprobe": "ffmpeg", "ffmpeg": "ffmpeg", "rsync": "rsync", "djpeg": "libjpeg-turbo-progs", "fusermount3": "fuse3"}
@@ -29,15 +29,6 @@ SIZES = {"thumbnail.jpg": 256, "fullscreen.jpg": 1920}
 # The videos whose truncated copies (first 10 % and 50 %) must not kill the daemon.
 TRUNCATED = ["hevc_small.mp4", "iPhone6_gps_rot90.mov"]
 READ_TIMEOUT = 60.0
-
-
-def ensure_tools():
-    missing = sorted({package for tool, package in TOOLS.items() if not shutil.which(tool)})
-    if missing:
-        env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-        subprocess.run(["apt-get", "update"], check=True, capture_output=True, env=env)
-        subprocess.run(["apt-get", "install", "-y", "--no-install-recommends", *missing],
-                       check=True, capture_output=True, env=env)
 
 
 def video_fixtures():
@@ -142,7 +133,7 @@ def tree_problems(label, copy, album_path, names, renditions, originals):
 
 
 def check(checks):
-    ensure_tools()
+    ensure_tools(TOOLS)
     scratch = Scratch("videos")
     try:
         problems = mixed_album(checks, scratch)
