@@ -1,0 +1,79 @@
+import Catalog
+import PhotoSource
+import Posix
+import Renditions
+
+/// Reading: an original holds its source open until released, so it reads on the version it
+/// opened; a rendition reads from the cache, or from its one render.
+extension AssetFileSystem {
+    /// An original holds its source open until released, so it reads on the version it opened.
+    /// A rendition opened counts as used for the cache's LRU order.
+    public func open(_ inode: UInt64, as caller: Credentials, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
+        let node: Node
+        switch resolve(inode, as: caller) {
+        case .failure(let error): return completion(.failure(error))
+        case .success(let resolved): node = resolved
+        }
+        if case .file(_, let kind, _) = node.canonical, !kind.isRendition {
+            guard let row = catalog.photo(for: node), let window = sourceWindow(kind, of: row) else { return completion(.failure(.notFound)) }
+            return completion(openOriginal(row.photo).map { .original($0, window: window) })
+        }
+        guard let target = describe(node)?.rendition else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
+        // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
+        settle(target, as: caller) { [pipeline] result in
+            if case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
+            completion(result.map { .rendition($0.request) }.mapError(Self.errno))
+        }
+    }
+
+    public func read(_ file: OpenFile, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
+        switch file {
+        case .original(let descriptor, let window):
+            let start = window.lowerBound + offset
+            guard start < window.upperBound else { return completion(.success([])) }
+            let count = Int(min(Int64(size), window.upperBound - start))
+            completion(Result { () throws(Errno) in try descriptor.read(upTo: count, at: start) }.mapError { _ in .io })
+        case .rendition(let request):
+            readRendition(request, size: size, offset: offset, completion: completion)
+        }
+    }
+
+    /// Bytes of a settled rendition; nil is the placeholder.
+    private func readRendition(_ request: RenditionRequest?, size: Int, offset: Int64,
+                               completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
+        guard let request else { return completion(.success(Self.placeholderSlice(offset: offset, count: size))) }
+        pipeline.read(request, offset: Int(offset), count: size) { [options] result in
+            switch result {
+            case .success(let bytes): completion(.success(bytes))
+            case .failure(.broken) where options.brokenPhotos == .placeholder:
+                completion(.success(Self.placeholderSlice(offset: offset, count: size)))
+            case .failure(let failure): completion(.failure(Self.errno(failure)))
+            }
+        }
+    }
+
+    private static func placeholderSlice(offset: Int64, count: Int) -> [UInt8] {
+        let bytes = Renderer.placeholder ?? []
+        guard offset < bytes.count else { return [] }
+        return Array(bytes[Int(offset)..<min(bytes.count, Int(offset) + count)])
+    }
+
+    /// The source of an `original.jpg`, if it is still the file that was scanned. A photo gone or
+    /// replaced since the scan is ENOENT (and its folder is read again); any other failure EIO.
+    private func openOriginal(_ photo: Photo) -> Result<FileDescriptor, Errno> {
+        Result { () throws(SourceFiles.Failure) in try sourceFiles.open(photo) }.mapError { failure in
+            switch failure {
+            case .changed:
+                checkFolder(photo.relativePath.parent)
+                return .notFound
+            case .unavailable(let error):
+                Log.warning("\(root.appending(photo.relativePath)): cannot open: \(error)")
+                return error == .permissionDenied ? .permissionDenied : .io
+            }
+        }
+    }
+
+    public func release(_ file: OpenFile) {
+        if case .original(let descriptor, _) = file { descriptor.close() }
+    }
+}
