@@ -32,8 +32,10 @@ extension AssetFileSystem {
             guard let folder = catalog.folder(id) else { return false }
             return access.mayList(folderAt: folder.relativePath, by: caller)
         default:
-            guard let photo = catalog.photo(for: node)?.photo else { return false }
-            return access.mayRead(photoAt: photo.relativePath, by: caller)
+            guard let row = catalog.photo(for: node), access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
+            // A Live Photo's motion.mov is its movie: the caller must be able to read that too.
+            guard case .file(_, .motion, _) = node.canonical, case .movie(let movie)? = catalog.motion(of: row) else { return true }
+            return access.mayRead(photoAt: movie.photo.relativePath, by: caller)
         }
     }
 }

@@ -116,7 +116,8 @@ extension AssetFileSystem {
                                 width: properties.width, height: properties.height, mediaType: properties.mediaType,
                                 camera: properties.camera, location: properties.location?.text,
                                 duration: properties.duration, codec: properties.codec,
-                                motion: properties.motion.map { $0.offset..<($0.offset + $0.length) })
+                                motion: properties.motion.map { $0.offset..<($0.offset + $0.length) },
+                                liveIdentifier: properties.liveIdentifier)
     }
 }
 
@@ -153,7 +154,9 @@ enum PropertyAttribute: CaseIterable {
         case .location: return properties.location.map { Array($0.utf8) }
         case .duration: return properties.duration.map { Array(Self.seconds($0).utf8) }
         case .codec: return properties.codec.map { Array($0.utf8) }
-        case .motion: return properties.motion.map { _ in FileKind.motion.fileName }
+        case .motion:
+            if properties.pairedMovie != nil { return CatalogStore.Motion.movieFileName }
+            return properties.motion.map { _ in FileKind.motion.fileName }
         }
     }
 

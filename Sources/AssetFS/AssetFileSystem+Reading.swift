@@ -15,8 +15,8 @@ extension AssetFileSystem {
         case .success(let resolved): node = resolved
         }
         if case .file(_, let kind, _) = node.canonical, !kind.isRendition {
-            guard let row = catalog.photo(for: node), let window = sourceWindow(kind, of: row) else { return completion(.failure(.notFound)) }
-            return completion(openOriginal(row.photo).map { .original($0, window: window) })
+            guard let row = catalog.photo(for: node), let source = source(kind, of: row) else { return completion(.failure(.notFound)) }
+            return completion(openOriginal(source.photo).map { .original($0, window: source.window) })
         }
         guard let target = describe(node)?.rendition else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
         // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.

@@ -149,7 +149,7 @@ public final class AssetFileSystem: Sendable {
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 2), nil)
         case .file(_, let kind, _), .viewFile(let kind, _, _):
-            guard let row = catalog.photo(for: node), let window = sourceWindow(kind, of: row) else { return nil }
+            guard let row = catalog.photo(for: node), let window = source(kind, of: row)?.window else { return nil }
             let photo = row.photo
             // A size with a view has three names: in its asset folder, in the view and under dates/
             // (counted from the start: a photo is there as soon as its date is read); an original two.
@@ -163,13 +163,18 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
-    /// The bytes of the source a file of kind `kind` shows, a rendition's size still 0; nil for a
-    /// `motion.mp4` of a photo that holds no video.
-    func sourceWindow(_ kind: FileKind, of row: CatalogStore.PhotoRow) -> Range<Int64>? {
+    /// The source file a file of kind `kind` shows and the bytes of it, a rendition's size still
+    /// 0: a Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion.
+    func source(_ kind: FileKind, of row: CatalogStore.PhotoRow) -> (photo: Photo, window: Range<Int64>)? {
         switch kind {
-        case .thumbnail, .fullscreen: return 0..<0
-        case .original: return 0..<row.photo.identity.size
-        case .motion: return catalog.properties(ofPhoto: row.id)?.motion
+        case .thumbnail, .fullscreen: return (row.photo, 0..<0)
+        case .original: return (row.photo, 0..<row.photo.identity.size)
+        case .motion:
+            switch catalog.motion(of: row) {
+            case .embedded(let range)?: return (row.photo, range)
+            case .movie(let movie)?: return (movie.photo, 0..<movie.photo.identity.size)
+            case nil: return nil
+            }
         }
     }
 

@@ -30,7 +30,7 @@ enum Help {
           MOUNTPOINT/groups/<album>/<asset>/fullscreen.jpg  longest side 1920 px
           MOUNTPOINT/groups/<album>/<asset>/original.jpg    the file itself (.heic, .nef, .mov...
                                                             for other formats)
-          MOUNTPOINT/groups/<album>/<asset>/motion.mp4      a Motion Photo's video
+          MOUNTPOINT/groups/<album>/<asset>/motion.mp4      a Motion Photo's video (.mov: a Live Photo's)
           MOUNTPOINT/thumbnails/<album>/<asset>.jpg         the same thumbnails, one size only
           MOUNTPOINT/fullscreen/<album>/<asset>.jpg         the same fullscreens
           MOUNTPOINT/dates/<YYYY>/<YYYY-MM-DD>/<asset>/     every photo by the day it was taken

@@ -212,8 +212,8 @@ extension CatalogStore {
         let added = known.isEmpty ? photos : photos.filter { !known.contains(Naming.Key($0.fileName)) }
         guard !added.isEmpty else { return changed }
         // New photos get names that clash with no name already shown; shown names never change.
-        let allFileNames = kept.map(\.photo.fileName) + added.map(\.fileName)
-        let candidates = Array(Naming.assetNames(fileNames: allFileNames).suffix(added.count))
+        let allFiles = (kept.map(\.photo) + added).map { (name: $0.fileName, format: $0.format) }
+        let candidates = Array(Naming.assetNames(files: allFiles).suffix(added.count))
         let names = Naming.deduplicated(candidates, reserved: kept.map(\.assetName) + [Naming.poster])
         for (photo, name) in zip(added, names) {
             try db.query("""

@@ -20,7 +20,7 @@ extension CatalogStore {
             date TEXT NOT NULL, date_source INTEGER NOT NULL,
             day INTEGER NOT NULL, dated_name BLOB NOT NULL,
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
-            duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER,
+            duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
             UNIQUE(day, dated_name));
         CREATE INDEX properties_by_day ON properties(day, photo);
         -- Where the search for a free " (N)" starts, per day and name: a day of thousands of
@@ -28,10 +28,18 @@ extension CatalogStore {
         CREATE TABLE dated_suffixes(day INTEGER NOT NULL, name BLOB NOT NULL, next INTEGER NOT NULL,
             PRIMARY KEY(day, name)) WITHOUT ROWID;
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
+        \(livePhotosSchema)
+        \(propertiesTriggers)
+        """
+
+    /// A photo changed or gone loses its properties and its Live Photo pair; a changed one is read again.
+    static let propertiesTriggers = """
         CREATE TRIGGER photo_changed AFTER UPDATE OF version ON photos BEGIN
-            DELETE FROM properties WHERE photo = new.id; INSERT OR IGNORE INTO undated VALUES (new.id); END;
+            DELETE FROM properties WHERE photo = new.id; INSERT OR IGNORE INTO undated VALUES (new.id);
+            DELETE FROM live_pairs WHERE movie = new.id OR still = new.id; END;
         CREATE TRIGGER photo_removed AFTER DELETE ON photos BEGIN
-            DELETE FROM properties WHERE photo = old.id; DELETE FROM undated WHERE photo = old.id; END;
+            DELETE FROM properties WHERE photo = old.id; DELETE FROM undated WHERE photo = old.id;
+            DELETE FROM live_pairs WHERE movie = old.id OR still = old.id; END;
         """
 
     public static let datesName = Array("dates".utf8)
@@ -54,20 +62,24 @@ extension CatalogStore {
         public var codec: String?
         /// A Motion Photo's embedded video: its byte range in the photo's file.
         public var motion: Range<Int64>?
+        /// The content identifier that pairs a Live Photo's still and movie.
+        public var liveIdentifier: String?
+        /// A Live Photo still's movie, once paired (read only: `record` pairs).
+        public internal(set) var pairedMovie: Int64?
         /// Its name in its day's folder (given by `record`).
         public var datedName: [UInt8] = []
 
         public init(date: String, dateSource: Int, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                     camera: [UInt8]? = nil, location: String? = nil, duration: Double? = nil, codec: String? = nil,
-                    motion: Range<Int64>? = nil) {
+                    motion: Range<Int64>? = nil, liveIdentifier: String? = nil) {
             (self.date, self.dateSource, self.day, self.width, self.height) = (date, dateSource, day, width, height)
             (self.mediaType, self.camera, self.location, self.duration, self.codec) = (mediaType, camera, location, duration, codec)
-            self.motion = motion
+            (self.motion, self.liveIdentifier) = (motion, liveIdentifier)
         }
     }
 
     private static let propertiesColumns =
-        "date, date_source, day, width, height, media_type, camera, location, duration, codec, motion_offset, motion_length, dated_name"
+        "date, date_source, day, width, height, media_type, camera, location, duration, codec, motion_offset, motion_length, live_id, dated_name"
 
     private static func properties(_ row: Database.Row) -> Properties {
         func optionalInt(_ column: Int32) -> Int? { row.isNull(column) ? nil : Int(row.integer(column)) }
@@ -75,8 +87,10 @@ extension CatalogStore {
                                 width: optionalInt(3), height: optionalInt(4), mediaType: row.isNull(5) ? nil : row.text(5),
                                 camera: row.isNull(6) ? nil : row.blob(6), location: row.isNull(7) ? nil : row.text(7),
                                 duration: row.isNull(8) ? nil : row.double(8), codec: row.isNull(9) ? nil : row.text(9),
-                                motion: row.isNull(10) ? nil : row.integer(10)..<(row.integer(10) + row.integer(11)))
-        result.datedName = row.blob(12)
+                                motion: row.isNull(10) ? nil : row.integer(10)..<(row.integer(10) + row.integer(11)),
+                                liveIdentifier: row.isNull(12) ? nil : row.text(12))
+        result.datedName = row.blob(13)
+        result.pairedMovie = row.isNull(14) ? nil : row.integer(14)
         return result
     }
 
@@ -84,7 +98,9 @@ extension CatalogStore {
     public func properties(ofPhoto id: Int64) -> Properties? {
         read(nil) { db throws(DatabaseError) in
             var result: Properties?
-            try db.query("SELECT \(Self.propertiesColumns) FROM properties WHERE photo = ?", [.integer(id)]) { result = Self.properties($0) }
+            try db.query("""
+                SELECT \(Self.propertiesColumns), (SELECT movie FROM live_pairs WHERE still = properties.photo) FROM properties WHERE photo = ?
+                """, [.integer(id)]) { result = Self.properties($0) }
             return result
         }
     }
@@ -155,15 +171,17 @@ extension CatalogStore {
         }
         func optional(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
         try db.query("""
-            INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """, [.integer(photo.id), .integer(photo.version), .text(properties.date), .integer(Int64(properties.dateSource)),
                   .integer(Int64(properties.day)), optional(properties.width), optional(properties.height),
                   properties.mediaType.map { .text($0) } ?? .null, properties.camera.map { .blob($0) } ?? .null,
                   properties.location.map { .text($0) } ?? .null, properties.duration.map { .real($0) } ?? .null,
                   properties.codec.map { .text($0) } ?? .null, properties.motion.map { .integer($0.lowerBound) } ?? .null,
-                  properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null, .blob(name)])
+                  properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null,
+                  properties.liveIdentifier.map { .text($0) } ?? .null, .blob(name)])
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
         invalidations.formUnion(Self.timelineInvalidations(day: properties.day, name: name, photo: photo.id))
+        if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db, into: &invalidations) }
         if properties.motion != nil {
             // Its asset folders gain motion.mp4 (a lookup that missed it may be remembered).
             for folder in [Node.asset(photo.id), .datedAsset(photo.id)] {
@@ -284,7 +302,7 @@ extension CatalogStore {
     func datedPhotos(onDay day: Int, after: Int64, limit: Int) -> [(id: Int64, name: [UInt8])] {
         read([]) { db throws(DatabaseError) in
             var result: [(id: Int64, name: [UInt8])] = []
-            try db.query("SELECT photo, dated_name FROM properties WHERE day = ? AND photo > ? ORDER BY photo LIMIT ?",
+            try db.query("SELECT photo, dated_name FROM properties WHERE day = ? AND photo > ? AND \(Self.shown("photo")) ORDER BY photo LIMIT ?",
                          [.integer(Int64(day)), .integer(after), .integer(Int64(limit))]) { result.append(($0.integer(0), $0.blob(1))) }
             return result
         }
@@ -294,7 +312,8 @@ extension CatalogStore {
     func datedPhoto(onDay day: Int, named name: [UInt8]) -> Int64? {
         read(nil) { db throws(DatabaseError) in
             var result: Int64?
-            try db.query("SELECT photo FROM properties WHERE day = ? AND dated_name = ?", [.integer(Int64(day)), .blob(name)]) { result = $0.integer(0) }
+            try db.query("SELECT photo FROM properties WHERE day = ? AND dated_name = ? AND \(Self.shown("photo"))",
+                         [.integer(Int64(day)), .blob(name)]) { result = $0.integer(0) }
             return result
         }
     }
@@ -303,7 +322,7 @@ extension CatalogStore {
     public func photoCount(onDay day: Int) -> Int {
         read(0) { db throws(DatabaseError) in
             var count = 0
-            try db.query("SELECT count(*) FROM properties WHERE day = ?", [.integer(Int64(day))]) { count = Int($0.integer(0)) }
+            try db.query("SELECT count(*) FROM properties WHERE day = ? AND \(Self.shown("photo"))", [.integer(Int64(day))]) { count = Int($0.integer(0)) }
             return count
         }
     }

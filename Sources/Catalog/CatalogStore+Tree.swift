@@ -84,8 +84,8 @@ extension CatalogStore {
         case .day(let day):
             return datedPhoto(onDay: day, named: name).map { .datedAsset($0) }
         case .asset(let id), .datedAsset(let id):
-            guard let row = photo(id), let kind = fileKinds(of: row).first(where: { $0.fileName(of: row.photo) == name }) else { return nil }
-            return .file(photo: id, kind: kind, version: row.version & 0xFFFF)
+            guard let row = photo(id), let file = files(of: row).first(where: { $0.name == name }) else { return nil }
+            return .file(photo: id, kind: file.kind, version: row.version & 0xFFFF)
         case .poster, .file, .viewFile:
             return nil
         }
@@ -123,17 +123,21 @@ extension CatalogStore {
             return datedPhotos(onDay: day, after: cookie, limit: limit).map { Entry(name: $0.name, node: .datedAsset($0.id), cookie: $0.id) }
         case .asset(let id), .datedAsset(let id):
             guard let row = photo(id) else { return [] }
-            return fileKinds(of: row).map {
-                Entry(name: $0.fileName(of: row.photo), node: .file(photo: id, kind: $0, version: row.version & 0xFFFF), cookie: Int64($0.rawValue + 1))
+            return files(of: row).map {
+                Entry(name: $0.name, node: .file(photo: id, kind: $0.kind, version: row.version & 0xFFFF), cookie: Int64($0.kind.rawValue + 1))
             }.filter { $0.cookie > cookie }
         case .poster, .file, .viewFile:
             return nil
         }
     }
 
-    /// The files of a photo's asset folder: `motion.mp4` only once its properties say it holds one.
-    public func fileKinds(of row: PhotoRow) -> [FileKind] {
-        FileKind.allCases.filter { $0 != .motion || (row.photo.format.mayHoldMotion && properties(ofPhoto: row.id)?.motion != nil) }
+    /// The files of a photo's asset folder, by name: `motion.mp4` or `motion.mov` only once its
+    /// properties say it has a motion (`motion(of:)`).
+    func files(of row: PhotoRow) -> [(kind: FileKind, name: [UInt8])] {
+        FileKind.allCases.compactMap { kind in
+            guard kind == .motion else { return (kind, kind.fileName(of: row.photo)) }
+            return motion(of: row).map { (kind, $0.fileName) }
+        }
     }
 
     private static func viewKind(_ node: Node) -> FileKind {

@@ -87,8 +87,8 @@ public final class CatalogStore: Sendable {
         guard version != Self.schemaVersion else { return db }
         if (4...6).contains(version) {
             // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
-            // keeps when each sidecar last changed; version 7 keeps a video's duration and codec and
-            // where a Motion Photo's video lies.
+            // keeps when each sidecar last changed; version 7 keeps a video's duration and codec,
+            // where a Motion Photo's video lies and which Live Photo halves pair.
             // Steps that need no rescan: the next check of a folder stores its sidecars' times
             // (and dates its photos from them), and sniffs again the files it skipped (videos).
             try db.execute("DROP TRIGGER IF EXISTS photo_added")
@@ -103,6 +103,9 @@ public final class CatalogStore: Sendable {
             if try !hasColumn("properties", "motion_offset") {
                 try db.execute("ALTER TABLE properties ADD COLUMN motion_offset INTEGER; ALTER TABLE properties ADD COLUMN motion_length INTEGER")
             }
+            if try !hasColumn("properties", "live_id") { try db.execute("ALTER TABLE properties ADD COLUMN live_id TEXT") }
+            try db.execute("DROP TRIGGER IF EXISTS photo_changed; DROP TRIGGER IF EXISTS photo_removed;"
+                           + Self.livePhotosSchema + Self.propertiesTriggers)
             try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
             return db
         }
@@ -274,11 +277,11 @@ public final class CatalogStore: Sendable {
         }
     }
 
-    /// The asset called `name` in album `folder`.
+    /// The asset called `name` in album `folder` (a Live Photo's movie is not one).
     public func photo(inFolder folder: Int64, named name: [UInt8]) -> PhotoRow? {
         read(nil) { db throws(DatabaseError) in
             var result: PhotoRow?
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.asset_name = ?",
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.asset_name = ? AND \(Self.shown("p.id"))",
                          [.integer(folder), .blob(name)]) { result = Self.photo($0) }
             return result
         }
@@ -296,7 +299,7 @@ public final class CatalogStore: Sendable {
         guard name.count > Naming.maxNameBytes - suffix.count else { return nil }
         return read(nil) { db throws(DatabaseError) in
             var result: PhotoRow?
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND length(p.asset_name) > ?",
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND length(p.asset_name) > ? AND \(Self.shown("p.id"))",
                          [.integer(folder), .integer(Int64(Naming.maxNameBytes - suffix.count))]) { row in
                 let photo = Self.photo(row)
                 if result == nil, Naming.viewFileName(photo.assetName) == name { result = photo }
@@ -305,11 +308,12 @@ public final class CatalogStore: Sendable {
         }
     }
 
-    /// Photos of album `folder` after the one with id `after`, in id order, up to `limit`.
+    /// The assets of album `folder` after the one with id `after`, in id order, up to `limit`:
+    /// its photos and videos but the movies of Live Photos, shown by their stills.
     public func photos(inFolder folder: Int64, after: Int64, limit: Int) -> [PhotoRow] {
         read([]) { db throws(DatabaseError) in
             var result: [PhotoRow] = []
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.id > ? ORDER BY p.id LIMIT ?",
+            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.id > ? AND \(Self.shown("p.id")) ORDER BY p.id LIMIT ?",
                          [.integer(folder), .integer(after), .integer(Int64(limit))]) { result.append(Self.photo($0)) }
             return result
         }

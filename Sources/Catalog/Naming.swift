@@ -1,3 +1,5 @@
+import PhotoSource
+
 /// How source names become names in the mount. Everything works on bytes: a name that is not
 /// valid UTF-8 stays exactly what it was.
 public enum Naming {
@@ -29,15 +31,20 @@ public enum Naming {
     }
 
     /// Asset folder names for the files of one album: the stem, unless it equals another file's
-    /// stem or full name, or `thumbnail.jpg`; then the full file name. Independent of order.
-    static func assetNames(fileNames: [[UInt8]]) -> [[UInt8]] {
-        let stems = fileNames.map(stem)
-        var stemCounts: [Key: Int] = [:]
-        for name in stems { stemCounts[Key(name), default: 0] += 1 }
-        let fullNames = Set(fileNames.map(Key.init))
-        return zip(fileNames, stems).map { name, candidate in
-            let clashes = stemCounts[Key(candidate), default: 0] > 1 || (candidate != name && fullNames.contains(Key(candidate))) || candidate == poster
-            return clashes ? name : candidate
+    /// stem or full name, or `thumbnail.jpg`; then the full file name. One exception: a still and
+    /// a QuickTime movie alone with one stem (`IMG_1234.HEIC` and `IMG_1234.MOV`, how Apple
+    /// exports a Live Photo, shown as one asset once paired) leave the stem to the still.
+    /// Independent of order.
+    static func assetNames(files: [(name: [UInt8], format: SourceFormat)]) -> [[UInt8]] {
+        let stems = files.map { stem($0.name) }
+        var byStem: [Key: [SourceFormat]] = [:]
+        for (file, name) in zip(files, stems) { byStem[Key(name), default: []].append(file.format) }
+        let fullNames = Set(files.map { Key($0.name) })
+        return zip(files, stems).map { file, candidate in
+            let sharing = byStem[Key(candidate), default: []]
+            let liveStill = sharing.count == 2 && file.format.mayHoldMotion && sharing.contains(.quickTime) && sharing.contains(where: \.mayHoldMotion)
+            let clashes = (sharing.count > 1 && !liveStill) || (candidate != file.name && fullNames.contains(Key(candidate))) || candidate == poster
+            return clashes ? file.name : candidate
         }
     }
 

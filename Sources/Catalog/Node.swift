@@ -109,8 +109,9 @@ public enum Node: Hashable, Sendable {
 /// The files of an asset folder: two renditions, the original, and for a Motion Photo its video.
 public enum FileKind: Int, CaseIterable, Sendable {
     case thumbnail, fullscreen, original
-    /// `motion.mp4`: the MP4 inside a Motion Photo, a byte range of its original; only in the
-    /// asset folders of photos that hold one.
+    /// The video beside a still, only in the asset folders of photos that have one
+    /// (`CatalogStore.Motion`): `motion.mp4`, the MP4 inside a Motion Photo (a byte range of its
+    /// original), or `motion.mov`, a Live Photo's movie.
     case motion
 
     public var fileName: [UInt8] {

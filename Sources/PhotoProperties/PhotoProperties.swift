@@ -23,6 +23,8 @@ public struct PhotoProperties: Sendable, Equatable {
     public var codec: String?
     /// A Motion Photo's embedded MP4: where it lies in the file (served as `motion.mp4`).
     public var motion: MotionPhoto.Video?
+    /// The content identifier an Apple Live Photo's still and movie share (`LivePhoto`).
+    public var liveIdentifier: String?
 
     public init(date: TakenDate, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                 camera: [UInt8]? = nil, location: Coordinates? = nil) {
@@ -42,7 +44,7 @@ public struct PhotoProperties: Sendable, Equatable {
     /// Raised when a change of the readers gives some file other properties than before: a
     /// catalog whose properties were read by another version reads them all again (version 1 read
     /// EXIF and sizes of JPEGs only, version 2 no XMP, version 3 no sidecars, version 4 no
-    /// Motion Photos).
+    /// Motion Photos or Live Photo identifiers).
     public static let readerVersion = 5
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
@@ -61,7 +63,7 @@ public struct PhotoProperties: Sendable, Equatable {
             result.duration = video.duration
             result.codec = video.codec
             if let date = video.date { result.date = date }
-            (result.camera, result.location) = (video.camera, video.location)
+            (result.camera, result.location, result.liveIdentifier) = (video.camera, video.location, video.livePhotoIdentifier)
             return result
         }
         let embedded = EmbeddedMetadata.read(file, format)
@@ -76,7 +78,7 @@ public struct PhotoProperties: Sendable, Equatable {
             if result.date.source == .modificationTime, let date = xmp.date { result.date = date }
             if result.camera == nil { result.camera = xmp.camera }
         }
-        if format.mayHoldMotion { result.motion = MotionPhoto.locate(file) }
+        if format.mayHoldMotion { (result.motion, result.liveIdentifier) = (MotionPhoto.locate(file), LivePhoto.identifier(file)) }
         if let size = embedded.size, size.width > 0, size.height > 0 {
             let turned = !embedded.isUpright && (5...8).contains(orientation)
             result.width = turned ? size.height : size.width

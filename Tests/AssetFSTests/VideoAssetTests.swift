@@ -94,4 +94,50 @@ import Renditions
         #expect(attribute(fs, "groups/M/moving", "motion") == "motion.mp4")
         #expect(attribute(fs, "groups/M/removed", "motion") == nil)
     }
+
+    /// An Apple Live Photo: a HEIC and a MOV sharing a content identifier in one folder (the MOV
+    /// renamed as iCloud exports do) are one asset, the still's, with `motion.mov` the MOV's
+    /// bytes; the MOV leaves the album, its views and the timeline. The same MOV in a folder
+    /// without its still stays a video. The pair is made at run time (exiftool gives the still
+    /// the MOV's identifier), as the shared fixtures hold no pair.
+    @Test func aLivePhotoIsOneAssetWithItsMovie() throws {
+        let fixture = Fixture(["L/IMG_1.HEIC": "formats/iPhone_XR_irot.heic", "L/IMG_1_HEVC.MOV": "video/iPhone6s_livephoto.mov",
+                               "L/clip.mov": "video/iPhone6_gps_rot90.mov", "N/IMG_1_HEVC.MOV": "video/iPhone6s_livephoto.mov"])
+        #expect(system("exiftool -q -overwrite_original -Apple:MediaGroupUUID=E905E6C6-C747-4805-942F-9904A0281F02 '\(fixture.source)/L/IMG_1.HEIC'") == 0)
+        let fs = try fixture.fileSystem()
+        #expect(fs.readPendingProperties() == 4)
+        #expect(try names(fs, "groups/L") == ["thumbnail.jpg", "IMG_1", "clip"])
+        #expect(try names(fs, "groups/L/IMG_1") == ["thumbnail.jpg", "fullscreen.jpg", "original.heic", "motion.mov"])
+        #expect(try fs.readAll("groups/L/IMG_1/motion.mov").get() == (try Self.bytes("video/iPhone6s_livephoto.mov")))
+        #expect(attribute(fs, "groups/L/IMG_1", "motion") == "motion.mov")
+        #expect(fs.lookupPath("groups/L/IMG_1_HEVC") == .failure(.notFound))
+        #expect(try names(fs, "thumbnails/L") == ["IMG_1.jpg", "clip.jpg"])
+        #expect(try names(fs, "groups/N") == ["thumbnail.jpg", "IMG_1_HEVC"])
+        let day = try #require(attribute(fs, "groups/L/IMG_1_HEVC", "date") ?? attribute(fs, "groups/N/IMG_1_HEVC", "date"))
+        let dayFolder = "dates/\(day.prefix(4))/\(day.prefix(10))"
+        let dated = try names(fs, dayFolder)
+        #expect(dated.count == 1, "the paired movie leaves its day; the unpaired copy stays: \(dated)")
+        #expect(dated.first.flatMap { attribute(fs, "\(dayFolder)/\($0)", "source") } == "N/IMG_1_HEVC.MOV")
+    }
+
+    /// `motion.mov` is the movie's file: a user who may read the still but not the movie neither
+    /// sees nor opens it (a view is a new path to a file, never a new right).
+    @Test func aLivePhotosMovieIsClosedToWhoCannotReadIt() throws {
+        let fixture = Fixture(["L/IMG_1.HEIC": "formats/iPhone_XR_irot.heic", "L/IMG_1.MOV": "video/iPhone6s_livephoto.mov"])
+        #expect(system("exiftool -q -overwrite_original -Apple:MediaGroupUUID=E905E6C6-C747-4805-942F-9904A0281F02 '\(fixture.source)/L/IMG_1.HEIC'") == 0)
+        _ = system("chmod -R go+rX '\(fixture.folder)'")
+        _ = fixture.source.appending(FilePath("L/IMG_1.MOV")).withCString { chmod($0, 0o600) }
+        let fs = try fixture.fileSystem()
+        _ = fs.readPendingProperties()
+        let stranger = Credentials(userID: 65534, groupID: 65534)
+        let asset = try fs.lookupPath("groups/L/IMG_1").get()
+        func names(as caller: Credentials) throws -> [String] {
+            try fs.list(asset.inode, after: 0, limit: 10, as: caller).get().map { String(decoding: $0.name, as: UTF8.self) }
+        }
+        #expect(try names(as: .ofThisProcess) == ["thumbnail.jpg", "fullscreen.jpg", "original.heic", "motion.mov"])
+        #expect(try names(as: stranger) == ["thumbnail.jpg", "fullscreen.jpg", "original.heic"])
+        let motion = try fs.lookupPath("groups/L/IMG_1/motion.mov").get()
+        #expect(wait { fs.open(motion.inode, as: stranger, completion: $0) }.map { _ in true } == .failure(.permissionDenied))
+    }
 }
+

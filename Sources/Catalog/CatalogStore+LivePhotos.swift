@@ -1,0 +1,74 @@
+import PhotoSource
+import SQLiteDatabase
+
+/// Apple Live Photos: a still (HEIC or JPEG) and a QuickTime movie in one folder that share a
+/// content identifier (`Properties.liveIdentifier`) are one asset, never paired by name. The pair
+/// is made when the second of the two has its properties recorded: the movie then leaves every
+/// listing and lookup (`shown`), and the still's asset folder shows it as `motion.mov`. A change
+/// or removal of either breaks the pair (the properties triggers); reading them again pairs anew.
+extension CatalogStore {
+    static let livePhotosSchema = """
+        CREATE TABLE IF NOT EXISTS live_pairs(movie INTEGER PRIMARY KEY, still INTEGER NOT NULL UNIQUE);
+        CREATE INDEX IF NOT EXISTS properties_by_live_id ON properties(live_id) WHERE live_id IS NOT NULL;
+        """
+
+    /// An SQL condition: the photo whose id is `column` is shown (not the movie of a Live Photo).
+    static func shown(_ column: String) -> String { "\(column) NOT IN (SELECT movie FROM live_pairs)" }
+
+    /// The video an asset folder shows beside its still.
+    public enum Motion: Sendable {
+        /// A Motion Photo's MP4, a byte range of its own file.
+        case embedded(Range<Int64>)
+        /// A Live Photo's movie, a file of its own.
+        case movie(PhotoRow)
+
+        /// A Live Photo's movie keeps QuickTime's extension, as Apple's exports do.
+        public static let movieFileName = Array("motion.mov".utf8)
+
+        public var fileName: [UInt8] {
+            switch self {
+            case .embedded: return FileKind.motion.fileName
+            case .movie: return Self.movieFileName
+            }
+        }
+    }
+
+    /// The motion of photo `row`, once its properties say it has one.
+    public func motion(of row: PhotoRow) -> Motion? {
+        guard row.photo.format.mayHoldMotion, let properties = properties(ofPhoto: row.id) else { return nil }
+        if let movie = properties.pairedMovie.flatMap({ photo($0) }) { return .movie(movie) }
+        return properties.motion.map { .embedded($0) }
+    }
+
+    /// Pairs `photo`, whose properties were just recorded with Live Photo `identifier`, with the
+    /// other half in its folder, if that is there and free; adds what the kernel must forget: the
+    /// movie's names in its album, views and day, and the still's asset folders.
+    func pairLivePhoto(_ photo: PhotoRow, identifier: String, _ db: Database, into invalidations: inout Set<Invalidation>) throws(DatabaseError) {
+        let isMovie = photo.photo.format == .quickTime
+        guard isMovie || photo.photo.format.mayHoldMotion else { return }
+        let partnerFormats = isMovie ? "'\(SourceFormat.jpeg.rawValue)', '\(SourceFormat.heif.rawValue)'" : "'\(SourceFormat.quickTime.rawValue)'"
+        var partner: Int64?
+        try db.query("""
+            SELECT q.photo FROM properties q JOIN photos p ON p.id = q.photo
+            WHERE q.live_id = ? AND p.folder = ? AND p.format IN (\(partnerFormats)) AND q.photo != ?
+              AND q.photo NOT IN (SELECT \(isMovie ? "still" : "movie") FROM live_pairs)
+            ORDER BY q.photo LIMIT 1
+            """, [.text(identifier), .integer(photo.folder), .integer(photo.id)]) { partner = $0.integer(0) }
+        guard let partner else { return }
+        let (movie, still) = isMovie ? (photo.id, partner) : (partner, photo.id)
+        try db.query("INSERT OR IGNORE INTO live_pairs(movie, still) VALUES (?, ?)", [.integer(movie), .integer(still)])
+        guard db.changes > 0 else { return }
+        var movieName: [UInt8] = []
+        try db.query("SELECT asset_name FROM photos WHERE id = ?", [.integer(movie)]) { movieName = $0.blob(0) }
+        invalidations.insert(.inode(Node.album(photo.folder).inode))
+        invalidations.insert(.entry(parent: Node.album(photo.folder).inode, name: movieName))
+        for kind in FileKind.viewed {
+            invalidations.insert(.inode(Node.viewAlbum(kind, album: photo.folder).inode))
+            invalidations.insert(.entry(parent: Node.viewAlbum(kind, album: photo.folder).inode, name: Naming.viewFileName(movieName)))
+        }
+        invalidations.formUnion(try Self.timelineInvalidations(ofPhoto: movie, db))
+        for folder in [Node.asset(still), .datedAsset(still)] {
+            invalidations.formUnion([.inode(folder.inode), .entry(parent: folder.inode, name: Motion.movieFileName)])
+        }
+    }
+}
