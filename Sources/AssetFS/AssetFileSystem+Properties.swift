@@ -154,9 +154,7 @@ enum PropertyAttribute: CaseIterable {
         case .location: return properties.location.map { Array($0.utf8) }
         case .duration: return properties.duration.map { Array(Self.seconds($0).utf8) }
         case .codec: return properties.codec.map { Array($0.utf8) }
-        case .motion:
-            if properties.pairedMovie != nil { return CatalogStore.Motion.movieFileName }
-            return properties.motion.map { _ in FileKind.motion.fileName }
+        case .motion: return properties.motionFileName
         }
     }
 

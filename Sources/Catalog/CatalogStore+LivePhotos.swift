@@ -24,6 +24,8 @@ extension CatalogStore {
 
         /// A Live Photo's movie keeps QuickTime's extension, as Apple's exports do.
         public static let movieFileName = Array("motion.mov".utf8)
+        /// Every name a motion file can have.
+        public static let fileNames = [FileKind.motion.fileName, movieFileName]
 
         public var fileName: [UInt8] {
             switch self {

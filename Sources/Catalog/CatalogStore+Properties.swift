@@ -66,6 +66,11 @@ extension CatalogStore {
         public var liveIdentifier: String?
         /// A Live Photo still's movie, once paired (read only: `record` pairs).
         public internal(set) var pairedMovie: Int64?
+
+        /// The name of the asset folder's motion file (`Motion`), if the photo has one.
+        public var motionFileName: [UInt8]? {
+            pairedMovie != nil ? Motion.movieFileName : motion != nil ? FileKind.motion.fileName : nil
+        }
         /// Its name in its day's folder (given by `record`).
         public var datedName: [UInt8] = []
 

@@ -84,8 +84,11 @@ extension CatalogStore {
         case .day(let day):
             return datedPhoto(onDay: day, named: name).map { .datedAsset($0) }
         case .asset(let id), .datedAsset(let id):
-            guard let row = photo(id), let file = files(of: row).first(where: { $0.name == name }) else { return nil }
-            return .file(photo: id, kind: file.kind, version: row.version & 0xFFFF)
+            guard let row = photo(id) else { return nil }
+            // The motion file's name needs the photo's properties: asked for only when looked up.
+            let kind = FileKind.allCases.first { $0 != .motion && $0.fileName(of: row.photo) == name }
+                ?? (CatalogStore.Motion.fileNames.contains(name) && motion(of: row)?.fileName == name ? .motion : nil)
+            return kind.map { .file(photo: id, kind: $0, version: row.version & 0xFFFF) }
         case .poster, .file, .viewFile:
             return nil
         }

@@ -42,7 +42,7 @@ public enum Naming {
         let fullNames = Set(files.map { Key($0.name) })
         return zip(files, stems).map { file, candidate in
             let sharing = byStem[Key(candidate), default: []]
-            let liveStill = sharing.count == 2 && file.format.mayHoldMotion && sharing.contains(.quickTime) && sharing.contains(where: \.mayHoldMotion)
+            let liveStill = sharing.count == 2 && file.format.mayHoldMotion && sharing.contains(.quickTime)
             let clashes = (sharing.count > 1 && !liveStill) || (candidate != file.name && fullNames.contains(Key(candidate))) || candidate == poster
             return clashes ? file.name : candidate
         }
