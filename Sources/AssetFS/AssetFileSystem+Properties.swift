@@ -122,10 +122,10 @@ extension AssetFileSystem {
 }
 
 /// The extended attributes of an asset folder that show its photo's properties.
-enum PropertyAttribute: CaseIterable {
+public enum PropertyAttribute: CaseIterable, Sendable {
     case date, dateSource, width, height, type, camera, location, duration, codec, motion
 
-    var name: [UInt8] {
+    public var name: [UInt8] {
         let suffix: String
         switch self {
         case .date: suffix = "date"

@@ -3,6 +3,7 @@ import Catalog
 import DesktopThumbnails
 import Dispatch
 import Glibc
+import PhotoSource
 import Posix
 import Renditions
 import Synchronization
@@ -26,9 +27,10 @@ struct ThumbnailsCommand {
         Writes desktop thumbnails (Freedesktop Thumbnail Managing Standard) for every file of the
         assetfs mount on MOUNTPOINT into the thumbnail cache of the user who runs it,
         $XDG_CACHE_HOME/thumbnails (default ~/.cache/thumbnails), where file managers look first:
-        album posters, thumbnail.jpg, fullscreen.jpg and original.* in groups/, and the files of
-        the thumbnails/ and fullscreen/ views. Made from each photo's thumbnail.jpg, so it renders
-        thumbnails only (never a fullscreen) and reads no original. Thumbnails still valid are kept.
+        album posters, thumbnail.jpg, fullscreen.jpg, original.* and motion.* in groups/, and the
+        files of the thumbnails/ and fullscreen/ views. Made from each asset's thumbnail.jpg (a
+        video's poster), so it renders thumbnails only (never a fullscreen) and reads no original
+        or video. Thumbnails still valid are kept.
 
         options:
           --source          also the photos in SOURCE (the folder mounted), for desktops without
@@ -135,7 +137,11 @@ struct ThumbnailsCommand {
     // MARK: What to seed
 
     /// What a file is, for where its facts come from.
-    enum Kind: Sendable { case poster, thumbnail, fullscreen, original, source }
+    enum Kind: Sendable {
+        case poster, thumbnail, fullscreen, original, source
+        /// A Motion Photo's `motion.mp4` or a Live Photo's `motion.mov`: the still's picture stands for it.
+        case motion
+    }
 
     struct File: Sendable {
         var path: FilePath
@@ -149,6 +155,8 @@ struct ThumbnailsCommand {
         /// The asset folder, for a photo's modification time and its `user.assetfs.error`; nil for a poster.
         var assetFolder: FilePath?
         var files: [File]
+        /// The original's MIME type, as `user.assetfs.type` gives it (nil for a poster, or when unknown).
+        var originalType: String? = nil
     }
 
     private static let slash = UInt8(ascii: "/")
@@ -178,6 +186,7 @@ struct ThumbnailsCommand {
                     if name == thumbnailName { files.append(File(path: assetFolder.appending(name), kind: .thumbnail)) }
                     else if name == FileKind.fullscreen.fileName { files.append(File(path: assetFolder.appending(name), kind: .fullscreen)) }
                     else if name.starts(with: Array("original.".utf8)) { files.append(File(path: assetFolder.appending(name), kind: .original)) }
+                    else if CatalogStore.Motion.fileNames.contains(name) { files.append(File(path: assetFolder.appending(name), kind: .motion)) }
                 }
                 guard files.contains(where: { $0.kind == .thumbnail }) else { continue }
                 // Named as the mount names them: a long asset name gives a fitted view name.
@@ -191,7 +200,9 @@ struct ThumbnailsCommand {
                 if let source, let relative = try? ExtendedAttributes.value(of: String(decoding: AssetFileSystem.sourceAttribute, as: UTF8.self), at: assetFolder), !relative.isEmpty {
                     files.append(File(path: source.appending(FilePath(bytes: relative)), kind: .source))
                 }
-                jobs.append(Job(picture: assetFolder.appending(thumbnailName), assetFolder: assetFolder, files: files))
+                let originalType = try? ExtendedAttributes.value(of: String(decoding: PropertyAttribute.type.name, as: UTF8.self), at: assetFolder)
+                jobs.append(Job(picture: assetFolder.appending(thumbnailName), assetFolder: assetFolder, files: files,
+                                originalType: originalType.map { String(decoding: $0, as: UTF8.self) }))
             }
         }
         return jobs
@@ -229,7 +240,7 @@ struct ThumbnailsCommand {
             let photoTime = job.assetFolder.flatMap { try? FileStatus(path: $0) }.map { seconds($0.modificationNanoseconds) }
             var subjects: [(file: File, subject: ThumbnailSubject)] = []
             for file in job.files {
-                if let subject = subject(for: file, photoTime: photoTime) {
+                if let subject = subject(for: file, in: job, photoTime: photoTime) {
                     subjects.append((file, subject))
                 } else {
                     outcome.failed.append("\(file.path): cannot stat it")
@@ -262,7 +273,7 @@ struct ThumbnailsCommand {
             // The first read may have been the render that found the photo broken.
             let brokenNow = broken || job.assetFolder.map { (try? ExtendedAttributes.value(of: "user.assetfs.error", at: $0)) != nil } ?? false
             for (file, subject) in missing {
-                let noPicture = pictureError != nil || (brokenNow && (file.kind == .original || file.kind == .source))
+                let noPicture = pictureError != nil || (brokenNow && [.original, .source, .motion].contains(file.kind))
                 do {
                     if noPicture {
                         try store.storeFailure(subject)
@@ -285,8 +296,8 @@ struct ThumbnailsCommand {
 
         /// What the thumbnails of `file` are checked against. `stat` of everything but a
         /// fullscreen.jpg, which would render it just to learn its size.
-        private func subject(for file: File, photoTime: Int64?) -> ThumbnailSubject? {
-            let mime = mimeType(file.path.lastComponent)
+        private func subject(for file: File, in job: Job, photoTime: Int64?) -> ThumbnailSubject? {
+            let mime = mimeType(of: file, in: job)
             if file.kind == .fullscreen {
                 guard let photoTime else { return nil }
                 return ThumbnailSubject(path: file.path.bytes, modificationSeconds: photoTime, size: nil, mimeType: mime)
@@ -305,13 +316,13 @@ struct ThumbnailsCommand {
             nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : -((-nanoseconds + 999_999_999) / 1_000_000_000)
         }
 
-        private func mimeType(_ name: [UInt8]) -> String? {
-            guard let dot = name.lastIndex(of: UInt8(ascii: ".")) else { return nil }
-            switch String(decoding: name[(dot + 1)...], as: UTF8.self).lowercased() {
-            case "jpg", "jpeg", "jpe": return "image/jpeg"
-            case "heic", "heif": return "image/heif"
-            case "png": return "image/png"
-            default: return nil
+        /// `Thumb::Mimetype` of `file`: renditions are JPEGs, an original (and its source photo) is
+        /// what its properties say, a motion file is the MP4 or QuickTime movie its name says.
+        private func mimeType(of file: File, in job: Job) -> String? {
+            switch file.kind {
+            case .poster, .thumbnail, .fullscreen: return SourceFormat.jpeg.mimeType
+            case .original, .source: return job.originalType
+            case .motion: return file.path.lastComponent == CatalogStore.Motion.movieFileName ? SourceFormat.quickTime.mimeType : SourceFormat.mp4.mimeType
             }
         }
     }

@@ -137,6 +137,38 @@ extension Mounted {
             }
         }
 
+        /// A video and a Motion Photo: their posters and stills stand for every file of their
+        /// asset folders, the video's `original.mp4` and the Motion Photo's `motion.mp4` too (a file
+        /// manager would otherwise run a video thumbnailer over the mount), and nothing reads a video.
+        @Test func videosAndMotionFilesGetThumbnailsFromTheirPosters() throws {
+            let library = Library(sourceName: "Photos", albums: [
+                Library.Album(name: Self.b("Phone"), assets: [
+                    Library.Asset(name: Self.b("clip"), source: Self.b("Phone/clip.mp4"), sample: "video/Android_gps_3frames.mp4"),
+                    Library.Asset(name: Self.b("moving"), source: Self.b("Phone/moving.heic"), sample: "formats/Samsung_S22_irot_motion.heic"),
+                ]),
+            ])
+            try withScratch(library) { scratch in
+                let mount = try scratch.mount()
+                let cache = scratch.path + "/xdg-cache"
+                let motion = mount.groups / "Phone" / "moving" / "motion.mp4"
+                // The motion file appears once the photo's properties are read, in the background.
+                let deadline = Date().addingTimeInterval(30)
+                while access(String(decoding: motion, as: UTF8.self), F_OK) != 0 && Date() < deadline { usleep(100_000) }
+                let seed = AssetFS.run(["thumbnails", mount.point], environment: Self.environment(cache: cache))
+                // The poster; per asset thumbnail.jpg, fullscreen.jpg, original.* and two view files; motion.mp4.
+                #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote 12, already valid 0, no picture 0, failed 0"), "\(seed.out) \(seed.err)")
+                let stats = try mount.stats()
+                #expect(stats.renders == 2, "posters and thumbnails only: \(stats)")
+                let files = [mount.groups / "Phone" / "clip" / "original.mp4", mount.groups / "Phone" / "clip" / "thumbnail.jpg",
+                             mount.groups / "Phone" / "clip" / "fullscreen.jpg", mount.groups / "Phone" / "moving" / "original.heic", motion]
+                for (file, info) in zip(files, Self.gioInfo(files, cache: cache)) {
+                    #expect(info.valid == "TRUE" && info.path.hasPrefix(cache + "/thumbnails/large/"), "\(String(decoding: file, as: UTF8.self)): \(info)")
+                }
+                let text = try String(contentsOfFile: Self.gioInfo([files[0]], cache: cache)[0].path, encoding: .isoLatin1)
+                #expect(text.contains("Thumb::Mimetype") && text.contains("video/mp4"), "the original's thumbnail names its type")
+            }
+        }
+
         /// `normal` alone: GLib falls back to it (it looks in large/ first), at most 128 px.
         @Test func normalThumbnailsAreValidToo() throws {
             try withScratch(Self.library) { scratch in
