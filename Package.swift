@@ -63,7 +63,7 @@ let package = Package(
         .testTarget(name: "PhotoPropertiesTests", dependencies: ["PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
-        .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "TestFixtures"]),
+        .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(name: "FUSEAdapterTests", dependencies: ["FUSEAdapter", "AssetFS", "CFUSE"]),
         .testTarget(name: "DesktopThumbnailsTests", dependencies: ["DesktopThumbnails", "Posix"]),
         .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix", "TestFixtures"]),

@@ -13,6 +13,14 @@ extension AssetFileSystem {
         return permits(node, as: caller) ? .success(node) : .failure(.permissionDenied)
     }
 
+    /// The folder `inode` names, for a request that reads inside it (a lookup of a name in it, a
+    /// listing), if `caller` may reach it. For a caller who reaches everything its existence is
+    /// not read first: what the request finds in it tells (`confirmed`). Others are checked as always.
+    func resolve(folder inode: UInt64, as caller: Credentials) -> Result<Node, Errno> {
+        guard caller.reachesAllThisProcessReaches, let node = Node(inode: inode) else { return resolve(inode, as: caller) }
+        return node.isDirectory ? .success(node) : .failure(.notDirectory)
+    }
+
     /// The entry `name` of folder `parent`, if `caller` may reach it.
     func resolve(child name: [UInt8], of parent: Node, as caller: Credentials) -> Result<Node, Errno> {
         guard parent.isDirectory else { return .failure(.notDirectory) }
@@ -46,7 +54,7 @@ extension AssetFileSystem {
     /// check to the daemon: nothing is writable, files are not executable.
     public func access(_ inode: UInt64, _ wanted: Int32, as caller: Credentials) -> Errno? {
         if wanted & W_OK != 0 { return .readOnlyFileSystem }
-        switch resolve(inode, as: caller) {
+        switch request({ resolve(inode, as: caller) }) {
         case .failure(let error): return error
         case .success(let node): return wanted & X_OK != 0 && !node.isDirectory ? .permissionDenied : nil
         }

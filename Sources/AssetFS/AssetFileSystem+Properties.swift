@@ -51,6 +51,7 @@ extension AssetFileSystem {
         }
         do {
             background.send(try catalog.record([(row, Self.stored(read))]))
+            catalog.seeOwnWrites()  // a request's snapshot began before: the rest of it sees them
         } catch {
             backlog.note(error)
         }

@@ -9,21 +9,34 @@ extension AssetFileSystem {
     /// An original holds its source open until released, so it reads on the version it opened.
     /// A rendition opened counts as used for the cache's LRU order.
     public func open(_ inode: UInt64, as caller: Credentials, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
-        let node: Node
-        switch resolve(inode, as: caller) {
-        case .failure(let error): return completion(.failure(error))
-        case .success(let resolved): node = resolved
+        let opening = request { () -> Result<Opening, Errno> in
+            resolve(inode, as: caller).flatMap { node in
+                if case .file(_, let kind, _) = node.canonical, !kind.isRendition {
+                    guard let row = catalog.photo(for: node), let source = source(kind, of: row) else { return .failure(.notFound) }
+                    return .success(.original(source.photo, window: source.window))
+                }
+                guard let target = describe(node)?.rendition else { return .failure(node.isDirectory ? .isDirectory : .notFound) }
+                return .success(.rendition(target))
+            }
         }
-        if case .file(_, let kind, _) = node.canonical, !kind.isRendition {
-            guard let row = catalog.photo(for: node), let source = source(kind, of: row) else { return completion(.failure(.notFound)) }
-            return completion(openOriginal(source.photo).map { .original($0, window: source.window) })
+        switch opening {
+        case .failure(let error):
+            completion(.failure(error))
+        case .success(.original(let photo, let window)):
+            completion(openOriginal(photo).map { .original($0, window: window) })
+        case .success(.rendition(let target)):
+            // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
+            settle(target, as: caller) { [pipeline] result in
+                if case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
+                completion(result.map { .rendition($0.request) }.mapError(Self.errno))
+            }
         }
-        guard let target = describe(node)?.rendition else { return completion(.failure(node.isDirectory ? .isDirectory : .notFound)) }
-        // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
-        settle(target, as: caller) { [pipeline] result in
-            if case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
-            completion(result.map { .rendition($0.request) }.mapError(Self.errno))
-        }
+    }
+
+    /// What an open found in the catalog: a source file's bytes to open, or a rendition to settle.
+    private enum Opening {
+        case original(Photo, window: Range<Int64>)
+        case rendition(RenditionTarget)
     }
 
     public func read(_ file: OpenFile, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {

@@ -78,17 +78,14 @@ public final class AssetFileSystem: Sendable {
     public typealias AttributesCompletion = @Sendable (Result<Attributes, Errno>) -> Void
 
     public func lookup(parent: UInt64, name: [UInt8], as caller: Credentials, completion: @escaping AttributesCompletion) {
-        switch resolve(parent, as: caller).flatMap({ resolve(child: name, of: $0, as: caller) }) {
-        case .failure(let error): completion(.failure(error))
-        case .success(let node): attributes(of: node.canonical, as: caller, completion: completion)
+        let found = request {
+            resolve(folder: parent, as: caller).flatMap { resolve(child: name, of: $0, as: caller) }.flatMap { describing($0.canonical) }
         }
+        attributes(found, as: caller, completion: completion)
     }
 
     public func getattr(_ inode: UInt64, as caller: Credentials, completion: @escaping AttributesCompletion) {
-        switch resolve(inode, as: caller) {
-        case .failure(let error): completion(.failure(error))
-        case .success(let node): attributes(of: node, as: caller, completion: completion)
-        }
+        attributes(request { resolve(inode, as: caller).flatMap(describing) }, as: caller, completion: completion)
     }
 
     /// The attributes of `inode` when they are known without rendering: a folder's or an
@@ -100,9 +97,21 @@ public final class AssetFileSystem: Sendable {
         return describe(node)?.attributes
     }
 
-    /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered first.
-    private func attributes(of node: Node, as caller: Credentials, completion: @escaping AttributesCompletion) {
-        guard let described = describe(node) else { return completion(.failure(.notFound)) }
+    /// Runs `body`, the catalog work of one request, on one state of the catalog (its rows read
+    /// once, no change applied meanwhile showing in half of it); a catalog that could not be read
+    /// answers EIO, never "no such file".
+    public func request<T>(_ body: () -> Result<T, Errno>) -> Result<T, Errno> {
+        catalog.request(body) ?? .failure(.io)
+    }
+
+    /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered
+    /// first, outside the request's snapshot.
+    private func attributes(_ found: Result<Described, Errno>, as caller: Credentials, completion: @escaping AttributesCompletion) {
+        let described: Described
+        switch found {
+        case .failure(let error): return completion(.failure(error))
+        case .success(let found): described = found
+        }
         guard let target = described.rendition else { return completion(.success(described.attributes)) }
         settle(target, as: caller) { result in
             completion(result.map { settled in
@@ -113,9 +122,15 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
+    typealias Described = (attributes: Attributes, rendition: RenditionTarget?)
+
+    private func describing(_ node: Node) -> Result<Described, Errno> {
+        describe(node).map { .success($0) } ?? .failure(.notFound)
+    }
+
     /// What getattr and open need of a node, from one catalog lookup: its attributes (a
     /// rendition's size still 0) and, for a rendition, what decides its content.
-    func describe(_ node: Node) -> (attributes: Attributes, rendition: RenditionTarget?)? {
+    func describe(_ node: Node) -> Described? {
         let inode = node.inode
         switch node {
         case .root, .groups, .view, .dates, .year, .day:
@@ -246,28 +261,37 @@ public final class AssetFileSystem: Sendable {
 
     /// The inode of the folder holding folder `inode` (the root's is the root): what `..` is.
     public func parent(of inode: UInt64) -> Result<UInt64, Errno> {
-        guard let node = catalog.node(forInode: inode) else { return .failure(.notFound) }
-        guard let parent = catalog.parent(of: node) else { return .failure(.notDirectory) }
-        return .success(parent.inode)
+        request {
+            guard let node = catalog.node(forInode: inode) else { return .failure(.notFound) }
+            guard let parent = catalog.parent(of: node) else { return .failure(.notDirectory) }
+            return .success(parent.inode)
+        }
     }
 
     // MARK: Listing
-
-    /// Runs `body`, the answer to one request that reads the catalog many times (a listing with
-    /// its entries' attributes), on one state of the catalog: no change applied meanwhile shows
-    /// in half of it, and the catalog's database locks once.
-    public func consistently<R>(_ body: () -> R) -> R { catalog.snapshot(body) }
 
     /// Up to `limit` entries of folder `inode` after `cookie` (0: from the start): names and inode
     /// numbers only, listing never renders.
     /// Entries `caller` may not open are left out.
     public func list(_ inode: UInt64, after cookie: Int64, limit: Int, as caller: Credentials) -> Result<[ListingEntry], Errno> {
-        resolve(inode, as: caller).flatMap { node in
-            readPropertiesIfMissing(ofAsset: node)
-            guard let entries = catalog.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
-            return .success(entries.filter { permits($0.node, as: caller) }.map {
-                ListingEntry(name: $0.name, inode: $0.node.inode, isDirectory: $0.node.isDirectory, cookie: $0.cookie)
-            })
+        request {
+            resolve(folder: inode, as: caller).flatMap { node in
+                readPropertiesIfMissing(ofAsset: node)
+                guard let entries = catalog.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
+                // A page of no stored row (past the end, or a folder since removed) asks whether the folder is still there.
+                if entries.allSatisfy({ Self.isListedAlways($0.node) }), case .failure(let error) = resolve(inode, as: caller) { return .failure(error) }
+                return .success(entries.filter { permits($0.node, as: caller) }.map {
+                    ListingEntry(name: $0.name, inode: $0.node.inode, isDirectory: $0.node.isDirectory, cookie: $0.cookie)
+                })
+            }
+        }
+    }
+
+    /// Entries a folder lists whatever the catalog holds: the root's folders and an album's poster.
+    private static func isListedAlways(_ node: Node) -> Bool {
+        switch node {
+        case .groups, .view, .dates, .poster: return true
+        default: return false
         }
     }
 
@@ -278,6 +302,10 @@ public final class AssetFileSystem: Sendable {
     public static let errorAttribute = Array("user.assetfs.error".utf8)
 
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
+        (try? request { .success(attributeNames(inode, as: caller)) }.get()) ?? []
+    }
+
+    private func attributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
         switch try? resolve(inode, as: caller).get() {
         case .root?: return [Self.statsAttribute]
         case .asset(let id)?, .datedAsset(let id)?:
@@ -290,6 +318,10 @@ public final class AssetFileSystem: Sendable {
     }
 
     public func extendedAttribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
+        request { attribute(inode, name: name, as: caller) }
+    }
+
+    private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
         let resolved = resolve(inode, as: caller)
         if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
         switch (try? resolved.get(), name) {

@@ -73,7 +73,7 @@ extension CatalogStore {
         case .view(let kind):
             return album(named: name).map { .viewAlbum(kind, album: $0.id) }
         case .album(let id):
-            if name == Naming.poster { return .poster(album: id) }
+            if name == Naming.poster { return (folder(id)?.photoCount ?? 0) > 0 ? .poster(album: id) : nil }
             return photo(inFolder: id, named: name).map { .asset($0.id) }
         case .viewAlbum(let kind, let id):
             return photo(inFolder: id, viewFileNamed: name).map { .viewFile(kind, photo: $0.id, version: $0.version & 0xFFFF) }

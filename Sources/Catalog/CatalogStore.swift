@@ -15,10 +15,6 @@ public final class CatalogStore: Sendable {
     public let rootName: [UInt8]
     let reader: ReadConnection
     let writer: Locked<Database>
-    /// Rows read lately, by id: a walk of the mount (`find`, `ls -lR`, NFS) asks for the same few
-    /// rows several times per entry. Valid while SQLite's `data_version` on the reader connection
-    /// stays the same, i.e. until anyone (this process's writer, another process) commits.
-    private let recent = Locked(RecentRows())
     private static let schemaVersion = 7
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
@@ -68,7 +64,7 @@ public final class CatalogStore: Sendable {
                 guard Database.reopenIfReadOnly(writer: db, readers: [readConnection]) else { return }
                 try? db.useWriteAheadLog()
                 try? db.execute(Self.pragmas)
-                recent.withLock { $0 = RecentRows() }  // data_version counts per connection
+                reader.forgetRecentRows()
             }
         }
     }
@@ -197,12 +193,16 @@ public final class CatalogStore: Sendable {
 
     // MARK: Reading
 
-    /// Runs read queries on the reader connection; a failure reads as "nothing there" (and is logged).
+    /// Runs read queries on the reader connection, in a snapshot of their own unless in one
+    /// already; a failure reads as "nothing there" (and is logged), and fails the `request` it is part of.
     func read<R: Sendable>(_ fallback: R, _ body: (Database) throws(DatabaseError) -> R) -> R {
         reader.use { db in
-            do throws(DatabaseError) { return try body(db) } catch {
-                Log.warning("\(path): catalog read failed: \(error)")
-                return fallback
+            reader.snapshot {
+                do throws(DatabaseError) { return try body(db) } catch {
+                    Log.warning("\(path): catalog read failed: \(error)")
+                    reader.readFailed()
+                    return fallback
+                }
             }
         }
     }
@@ -211,21 +211,26 @@ public final class CatalogStore: Sendable {
     /// same committed tree, and SQLite locks once for all of them.
     public func snapshot<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R { try reader.snapshot(body) }
 
+    /// Runs `body`, the catalog work of one request, on one snapshot: its rows are read once
+    /// and the recent rows validated once. Nil when a read failed: the catalog could not say,
+    /// which is an I/O error, never "no such file".
+    public func request<R>(_ body: () -> R) -> R? { reader.request(body) }
+
+    /// Lets a request in progress on this thread see what it has just stored (its snapshot began
+    /// before). Call with no write in progress.
+    public func seeOwnWrites() { reader.renewSnapshot() }
+
+    /// How many statements the read connection has run: what requests cost the catalog.
+    public var readQueryCount: Int { reader.queryCount }
+
     public func folder(_ id: Int64) -> Folder? {
         read(nil) { db throws(DatabaseError) in
-            let version = try Self.dataVersion(db)
-            if let hit = recent.withLock({ $0.current(version).folders[id] }) { return hit }
+            if let hit = try reader.recentFolder(id) { return hit }
             var result: Folder?
             try db.query("SELECT \(Self.folderColumns) FROM folders WHERE id = ?", [.integer(id)]) { result = Self.folder($0) }
-            if let result { recent.withLock { $0.keep(folder: result) } }
+            if let result { reader.keep(folders: [result]) }
             return result
         }
-    }
-
-    private static func dataVersion(_ db: Database) throws(DatabaseError) -> Int64 {
-        var version: Int64 = 0
-        try db.query("PRAGMA data_version") { version = $0.integer(0) }
-        return version
     }
 
     public func folder(at relative: FilePath) -> Folder? {
@@ -241,6 +246,7 @@ public final class CatalogStore: Sendable {
         read(nil) { db throws(DatabaseError) in
             var result: Folder?
             try db.query("SELECT \(Self.folderColumns) FROM folders WHERE album_name = ? AND photo_count > 0", [.blob(name)]) { result = Self.folder($0) }
+            if let result { reader.keep(folders: [result]) }
             return result
         }
     }
@@ -251,18 +257,18 @@ public final class CatalogStore: Sendable {
             var result: [Folder] = []
             try db.query("SELECT \(Self.folderColumns) FROM folders WHERE photo_count > 0 AND id > ? ORDER BY id LIMIT ?",
                          [.integer(after), .integer(Int64(limit))]) { result.append(Self.folder($0)) }
+            reader.keep(folders: result)
             return result
         }
     }
 
     public func photo(_ id: Int64) -> PhotoRow? {
         read(nil) { db throws(DatabaseError) in
-            let version = try Self.dataVersion(db)
-            if let hit = recent.withLock({ $0.current(version).photos[id] }) { return hit }
+            if let hit = try reader.recentPhoto(id) { return hit }
             var result: PhotoRow?
             try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.id = ?",
                          [.integer(id)]) { result = Self.photo($0) }
-            if let result { recent.withLock { $0.keep(photo: result) } }
+            if let result { reader.keep(photos: [result]) }
             return result
         }
     }
@@ -283,6 +289,7 @@ public final class CatalogStore: Sendable {
             var result: PhotoRow?
             try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.asset_name = ? AND \(Self.shown("p.id"))",
                          [.integer(folder), .blob(name)]) { result = Self.photo($0) }
+            if let result { reader.keep(photos: [result]) }
             return result
         }
     }
@@ -315,6 +322,7 @@ public final class CatalogStore: Sendable {
             var result: [PhotoRow] = []
             try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.id > ? AND \(Self.shown("p.id")) ORDER BY p.id LIMIT ?",
                          [.integer(folder), .integer(after), .integer(Int64(limit))]) { result.append(Self.photo($0)) }
+            reader.keep(photos: result)
             return result
         }
     }
@@ -395,7 +403,7 @@ extension CatalogStore {
     }
 }
 
-/// The rows `CatalogStore` read lately, for one `data_version` of the database; bounded.
+/// Rows the catalog's read connection read lately, for one `data_version` of the database; bounded.
 struct RecentRows {
     private var version: Int64 = -1
     private(set) var photos: [Int64: CatalogStore.PhotoRow] = [:]

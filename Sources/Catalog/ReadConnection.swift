@@ -5,12 +5,31 @@ import SQLiteDatabase
 /// transaction open across every read its thread makes inside it: a listing and the attributes
 /// of its entries come from one state of the catalog, and SQLite takes its locks once (each
 /// read on its own took 4 or 5 `fcntl` calls: 15 per READDIRPLUS of an asset folder).
+///
+/// Rows read by id are kept: for the rest of their snapshot (a request resolves a row once, and
+/// a listing's entries come from its page), and across snapshots while SQLite's `data_version`
+/// stays the same, i.e. until anyone (this process's writer, another process) commits: a walk
+/// of the mount (`find`, `ls -lR`, NFS) asks for the same few rows several times per entry.
 final class ReadConnection: @unchecked Sendable {
     private let database: Database
     /// Recursive: reads inside a snapshot lock again on the same thread.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// How deep the holding thread is in `use` and `snapshot` calls (under `mutex`).
     private var depth = 0
+    /// The outermost snapshot's state (under `mutex`); nil outside one.
+    private var current: Snapshot?
+    /// Rows of earlier snapshots, valid for one `data_version` (under `mutex`).
+    private var recent = RecentRows()
+
+    /// What one snapshot learnt: the database's `data_version` (asked once, it cannot change
+    /// inside a read transaction), the rows it read, and whether any read failed.
+    private struct Snapshot {
+        /// `Database.queryCount` when it began: a statement run since has begun its read transaction.
+        var queriesBefore: Int
+        var dataVersion: Int64?
+        var rows = RecentRows()
+        var failed = false
+    }
 
     init(_ database: Database) {
         self.database = database
@@ -39,11 +58,97 @@ final class ReadConnection: @unchecked Sendable {
 
     /// Runs `body` with the connection held and, outermost, inside one read transaction.
     func snapshot<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        try use { (database) throws(E) -> R in
-            let outermost = depth == 1 && !database.isInTransaction
-            if outermost { try? database.execute("BEGIN") }
-            defer { if outermost { try? database.execute("COMMIT") } }
-            return try body()
+        try scoped(body).result
+    }
+
+    /// Runs `body` as `snapshot` does; nil when a read inside it failed (the caller answers EIO,
+    /// not "nothing there"). Nested in another snapshot, the outermost one decides.
+    func request<R>(_ body: () -> R) -> R? {
+        let (result, failed) = scoped(body)
+        return failed ? nil : result
+    }
+
+    private func scoped<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> (result: R, failed: Bool) {
+        try use { (database) throws(E) -> (result: R, failed: Bool) in
+            guard depth == 1 && !database.isInTransaction else { return (try body(), false) }
+            try? database.execute("BEGIN")
+            current = Snapshot(queriesBefore: database.queryCount)
+            defer {
+                current = nil
+                try? database.execute("COMMIT")
+            }
+            let result = try body()
+            return (result, current?.failed ?? false)
         }
     }
+
+    /// Lets the snapshot this thread is in (if any) see what was committed since it began: what
+    /// its own request just stored. Its rows are read again; a failure so far still counts.
+    func renewSnapshot() {
+        use { database in
+            guard let snapshot = current else { return }
+            try? database.execute("COMMIT")
+            try? database.execute("BEGIN")
+            current = Snapshot(queriesBefore: database.queryCount, failed: snapshot.failed)
+        }
+    }
+
+    /// Notes that a read failed (called with the connection held).
+    func readFailed() { current?.failed = true }
+
+    /// The catalog file's data version as this snapshot sees it (called with the connection
+    /// held): it changes when anyone commits. Asked once per snapshot, and without a statement
+    /// once one has run in it (its read transaction has begun, so the pager's count is current);
+    /// before that, `PRAGMA data_version` begins it.
+    func dataVersion() throws(DatabaseError) -> Int64 {
+        if let known = current?.dataVersion { return known }
+        if current.map({ database.queryCount == $0.queriesBefore }) ?? true { try database.query("PRAGMA data_version") }
+        guard let version = database.fileDataVersion() else { throw DatabaseError(code: 1, message: "no data version", sql: "SQLITE_FCNTL_DATA_VERSION") }
+        current?.dataVersion = Int64(version)
+        return Int64(version)
+    }
+
+    /// This snapshot's data version if it costs no statement to learn (one has run in it).
+    private func dataVersionWithoutAsking() -> Int64? {
+        guard let snapshot = current else { return nil }
+        if let known = snapshot.dataVersion { return known }
+        guard database.queryCount > snapshot.queriesBefore, let version = database.fileDataVersion() else { return nil }
+        current?.dataVersion = Int64(version)
+        return Int64(version)
+    }
+
+    /// The photo `id` if read lately (called with the connection held, in a snapshot).
+    func recentPhoto(_ id: Int64) throws(DatabaseError) -> CatalogStore.PhotoRow? {
+        if let hit = current?.rows.photos[id] { return hit }
+        guard let hit = recent.current(try dataVersion()).photos[id] else { return nil }
+        current?.rows.keep(photo: hit)
+        return hit
+    }
+
+    /// The folder `id` if read lately (called with the connection held, in a snapshot).
+    func recentFolder(_ id: Int64) throws(DatabaseError) -> CatalogStore.Folder? {
+        if let hit = current?.rows.folders[id] { return hit }
+        guard let hit = recent.current(try dataVersion()).folders[id] else { return nil }
+        current?.rows.keep(folder: hit)
+        return hit
+    }
+
+    /// Keeps rows read in this snapshot (called with the connection held, after the query that
+    /// read them): for the rest of it, and for later ones while the data version stays.
+    func keep(photos: [CatalogStore.PhotoRow] = [], folders: [CatalogStore.Folder] = []) {
+        guard var snapshot = current else { return }
+        for photo in photos { snapshot.rows.keep(photo: photo) }
+        for folder in folders { snapshot.rows.keep(folder: folder) }
+        current = snapshot
+        guard let version = dataVersionWithoutAsking() else { return }
+        _ = recent.current(version)
+        for photo in photos { recent.keep(photo: photo) }
+        for folder in folders { recent.keep(folder: folder) }
+    }
+
+    /// Forgets the rows of earlier snapshots (the connection was opened again: `data_version` counts per connection).
+    func forgetRecentRows() { use { _ in recent = RecentRows() } }
+
+    /// How many statements this connection has run (`Database.queryCount`).
+    var queryCount: Int { use { $0.queryCount } }
 }

@@ -109,8 +109,21 @@ public final class Database: @unchecked Sendable {
         if mode.lowercased() != "wal" { try execute("PRAGMA journal_mode = WAL") }
     }
 
+    /// The main database file's data version (`SQLITE_FCNTL_DATA_VERSION`): it changes whenever
+    /// the file does, by this connection or any other, and is current once a read transaction has
+    /// begun. Asking runs no statement.
+    public func fileDataVersion() -> UInt32? {
+        var version: UInt32 = 0
+        return sqlite3_file_control(handle, "main", SQLITE_FCNTL_DATA_VERSION, &version) == SQLITE_OK ? version : nil
+    }
+
+    /// How many statements `query` has run on this connection: what a request costs the
+    /// database, counted by tests and the benchmarks.
+    public private(set) var queryCount = 0
+
     /// Runs `sql` with `bindings`, calling `row` for each result row.
     public func query(_ sql: String, _ bindings: [Value] = [], row: (Row) -> Void = { _ in }) throws(DatabaseError) {
+        queryCount += 1
         let statement = try prepared(sql)
         defer {
             sqlite3_reset(statement)

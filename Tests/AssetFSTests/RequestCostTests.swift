@@ -1,0 +1,93 @@
+import Catalog
+import Glibc
+import Posix
+import SQLiteDatabase
+import Testing
+@testable import AssetFS
+
+/// What a request costs the catalog (issue 19): a request resolves its rows once, on one snapshot,
+/// and a listing's entries come from its page's rows. Counted in statements the catalog's read
+/// connection runs, `PRAGMA data_version` included.
+@Suite struct RequestCostTests {
+    static func fixture() -> Fixture {
+        Fixture(["Album/a.jpg": "orientation/Landscape_1.jpg", "Album/b.jpg": "orientation/Landscape_3.jpg",
+                 "Album/c.jpg": "orientation/Portrait_6.jpg", "Other/d.jpg": "orientation/Landscape_1.jpg"])
+    }
+
+    /// Statements run by `body`.
+    static func statements(_ fs: AssetFileSystem, _ body: () -> Void) -> Int {
+        let before = fs.catalog.readQueryCount
+        body()
+        return fs.catalog.readQueryCount - before
+    }
+
+    @Test func anUncachedThumbnailsLookupChainCostsAtMostThreeStatements() throws {
+        let fixture = Self.fixture()
+        let fs = try fixture.fileSystem()
+        var steps: [Int] = []
+        var inode: UInt64 = 1
+        for name in ["groups", "Album", "b", "thumbnail.jpg"] {
+            steps.append(Self.statements(fs) {
+                let result = wait { fs.lookup(parent: inode, name: Array(name.utf8), as: .ofThisProcess, completion: $0) }
+                inode = (try? result.get().inode) ?? 0
+            })
+        }
+        #expect(inode != 0)
+        print("statements per LOOKUP of groups, Album, b, thumbnail.jpg: \(steps)")
+        #expect(steps.reduce(0, +) <= 3, "\(steps)")
+    }
+
+    @Test func aListingWithAttributesCostsItsPageAndNothingPerEntry() throws {
+        let fixture = Self.fixture()
+        let fs = try fixture.fileSystem()
+        let album = try fs.lookupPath("groups/Album").get().inode
+        // As READDIRPLUS does: the page, then each entry's attributes, in one request.
+        var described = 0
+        let used = Self.statements(fs) {
+            _ = fs.request { () -> Result<Int, Errno> in
+                fs.list(album, after: 0, limit: 100, as: .ofThisProcess).map { entries in
+                    described = entries.compactMap { fs.attributesWithoutRendering($0.inode, as: .ofThisProcess) }.count
+                    return entries.count
+                }
+            }
+        }
+        print("statements of a READDIRPLUS page of 4 entries (poster and 3 assets): \(used)")
+        #expect(described == 3, "the three asset folders have attributes without rendering")
+        #expect(used <= 2, "the page's query and one data_version: \(used)")
+    }
+
+    /// Rows kept across requests are read again once anyone commits: a photo replaced in SOURCE
+    /// and scanned again (by the writer, another connection) gives its asset folder's files new inodes.
+    @Test func rowsKeptAcrossRequestsFollowCommits() throws {
+        let fixture = Self.fixture()
+        let fs = try fixture.fileSystem()
+        let before = try fs.lookupPath("groups/Album/b/thumbnail.jpg").get().inode
+        #expect(try fs.lookupPath("groups/Album/b/thumbnail.jpg").get().inode == before)
+        fixture.copy("orientation/Portrait_6.jpg", to: "Album/b.jpg")
+        _ = fs.rescan()
+        let after = try fs.lookupPath("groups/Album/b/thumbnail.jpg").get().inode
+        #expect(after != before, "the replaced photo's thumbnail is a new file")
+    }
+
+    /// A catalog that cannot be read answers EIO, never "no such file" (a damaged catalog must not
+    /// look like an empty library to `rsync --delete`).
+    @Test func aCatalogReadFailureIsAnIOError() throws {
+        let fixture = Self.fixture()
+        let fs = try fixture.fileSystem()
+        let album = try fs.lookupPath("groups/Album").get().inode
+        let asset = try fs.lookupPath("groups/Album/b").get().inode
+        let other = try Database(path: fs.catalog.path)
+        try other.execute("PRAGMA foreign_keys = OFF; DROP TABLE photos")
+        let lookup = wait { fs.lookup(parent: album, name: Array("a".utf8), as: .ofThisProcess, completion: $0) }
+        #expect(lookup.error == .io, "\(lookup)")
+        #expect(fs.list(album).error == .io)
+        #expect(fs.extendedAttribute(asset, name: Array("user.assetfs.source".utf8), as: .ofThisProcess).error == .io)
+    }
+}
+
+extension Result {
+    var error: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
