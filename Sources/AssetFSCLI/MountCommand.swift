@@ -1,4 +1,5 @@
 import AssetFS
+import Dispatch
 import FUSEAdapter
 import Glibc
 import PhotoSource
@@ -61,6 +62,9 @@ struct MountCommand {
         let foreground = arguments.foreground || arguments.debug
         let watcher = Self.watcher(fileSystem, mount, verificationInterval: Double(configuration.recheckSeconds))
         let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded, prepare: {
+            // The renderer's fingerprint (in every cache key: ten small renders) is made now,
+            // beside the scan, not by the first request that needs a key, on a FUSE thread.
+            DispatchQueue.global().async { _ = Renderer.fingerprint }
             // A first mount serves once the first scan is done (requests wait in the kernel
             // meanwhile, and the command returns only then, so no listing is ever partial); a
             // remount serves the stored tree at once and checks SOURCE against it in the background.
