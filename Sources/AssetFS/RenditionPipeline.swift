@@ -4,6 +4,7 @@ import PhotoSource
 import Posix
 import RenditionCache
 import Renditions
+import Synchronization
 
 /// Why a rendition is not there.
 public enum RenditionFailure: Error, Sendable, Equatable {
@@ -46,7 +47,7 @@ public final class RenditionPipeline: Sendable {
         var knownSizes: [CacheKey: Int] = [:]
         /// Broken photos' reasons until the store has them (for good when there is no store).
         var failures: [CacheKey: String] = [:]
-        var inFlight: [CacheKey: [Completion]] = [:]
+        var inFlight: [CacheKey: InFlight] = [:]
         /// Rendered bytes not (yet) in the store: queued for the writer, or refused (disk full).
         var held: [(key: CacheKey, bytes: [UInt8])] = []
         var heldBytes = 0
@@ -181,19 +182,55 @@ public final class RenditionPipeline: Sendable {
         }
     }
 
-    /// Joins the render of the key in flight, or starts it: N callers, one render.
+    /// A render asked for and not yet finished: who waits for it, the most urgent priority it is
+    /// queued at, and the claim its queued jobs race for.
+    private struct InFlight {
+        var waiters: [Completion]
+        var priority: WorkPriority
+        let claim = Claim()
+    }
+
+    /// Taken by the first of a render's queued jobs to run (or be cancelled); the others do nothing.
+    private final class Claim: Sendable {
+        private let taken = Atomic(false)
+        func take() -> Bool { !taken.exchange(true, ordering: .acquiringAndReleasing) }
+    }
+
+    /// Joins the render of the key in flight, or starts it: N callers, one render. A caller more
+    /// urgent than those before (a thumbnail wanted now, joining `warm`'s queued render) queues
+    /// it again in front, as Nuke raises a task to its most urgent subscriber: whichever job runs
+    /// first renders.
     private func produceOnce(_ request: RenditionRequest, priority: WorkPriority, completion: @escaping Completion) {
         let key = request.key
-        let first: Bool = state.withLock { state in
-            if state.inFlight[key] != nil { state.inFlight[key]!.append(completion); return false }
-            state.inFlight[key] = [completion]
-            return true
+        // The claim to queue a job for: a new render's, or a raised one's; nil when joining is all.
+        let (claim, first): (Claim?, Bool) = state.withLock { state in
+            guard var flight = state.inFlight[key] else {
+                let flight = InFlight(waiters: [completion], priority: priority)
+                state.inFlight[key] = flight
+                return (flight.claim, true)
+            }
+            flight.waiters.append(completion)
+            let raised = priority < flight.priority
+            flight.priority = min(flight.priority, priority)
+            state.inFlight[key] = flight
+            return (raised ? flight.claim : nil, false)
         }
-        guard first else { return }
-        Statistics.bump(statistics.cacheMisses)
+        guard let claim else { return }
+        if first { Statistics.bump(statistics.cacheMisses) }
+        submit(request, claim: claim, priority: priority)
+    }
+
+    private func submit(_ request: RenditionRequest, claim: Claim, priority: WorkPriority) {
+        let key = request.key
         renders.submit(WorkerPool.Job(
-            run: { [self] in complete(key, with: produce(request)) },
-            cancel: { [self] in complete(key, with: .failure(.unavailable(.io, reason: "the mount is stopping"))) }),
+            run: { [self] in
+                guard claim.take() else { return }
+                complete(key, with: produce(request))
+            },
+            cancel: { [self] in
+                guard claim.take() else { return }
+                complete(key, with: .failure(.unavailable(.io, reason: "the mount is stopping")))
+            }),
             priority: priority)
     }
 
@@ -301,7 +338,7 @@ public final class RenditionPipeline: Sendable {
     }
 
     private func complete(_ key: CacheKey, with result: Result<[UInt8], RenditionFailure>) {
-        let waiters = state.withLock { $0.inFlight.removeValue(forKey: key) ?? [] }
+        let waiters = state.withLock { $0.inFlight.removeValue(forKey: key)?.waiters ?? [] }
         for waiter in waiters { waiter(result) }
     }
 }
