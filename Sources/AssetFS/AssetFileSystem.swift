@@ -17,7 +17,7 @@ public final class AssetFileSystem: Sendable {
     public let options: MountOptions
     public let statistics: Statistics
     public let pipeline: RenditionPipeline
-    private let cache: CacheConnection
+    let cache: CacheConnection
     private let catalogConnection: OnFirstUse<CatalogStore>
     let sourceFiles: SourceFiles
     /// What other users may reach: every request passes it (`resolve`).
@@ -193,72 +193,6 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
-    // MARK: Renditions
-
-    /// What a rendition node shows: one photo's rendition, or for an album poster the thumbnail
-    /// of the first of its photos that renders.
-    enum RenditionTarget {
-        case one(RenditionRequest)
-        case firstRendering(album: Int64)
-    }
-
-    /// A target's settled content: the request whose rendition it shows and its size, or (every
-    /// candidate broken) the placeholder's, or why there is nothing to show now.
-    struct Settled: Sendable {
-        var request: RenditionRequest?
-        var size: Int
-    }
-
-    func settle(_ target: RenditionTarget, as caller: Credentials,
-                completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
-        switch target {
-        case .one(let request):
-            pipeline.size(request, priority: request.spec == options.thumbnail ? .thumbnail : .interactive) { [self] result in
-                switch result {
-                case .success(let size): completion(.success(Settled(request: request, size: size)))
-                case .failure(.broken(let reason)): completion(placeholder(for: reason))
-                case .failure(let failure): completion(.failure(failure))
-                }
-            }
-        case .firstRendering(let album):
-            settleFirst(album: album, after: 0, brokenReason: nil, as: caller, completion: completion)
-        }
-    }
-
-    /// Tries the album's photos in order; a broken one is passed over, any other failure stops the
-    /// search (so the choice never depends on a passing error, and the poster's size stays stable).
-    /// A photo `caller` may not read is neither rendered for them nor shown to them.
-    private func settleFirst(album: Int64, after: Int64, brokenReason: String?, as caller: Credentials,
-                             completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
-        guard let row = catalog.photos(inFolder: album, after: after, limit: 1).first else {
-            return completion(placeholder(for: brokenReason ?? "no photos"))
-        }
-        guard permits(.asset(row.id), as: caller) else {
-            return completion(.failure(.unavailable(.permissionDenied, reason: "the album's poster shows a photo its reader may not read")))
-        }
-        let request = RenditionRequest(root: root, photo: row.photo, spec: options.thumbnail)
-        pipeline.size(request, priority: .thumbnail) { [self] result in
-            switch result {
-            case .success(let size): completion(.success(Settled(request: request, size: size)))
-            case .failure(.broken(let reason)): settleFirst(album: album, after: row.id, brokenReason: reason, as: caller, completion: completion)
-            case .failure(let failure): completion(.failure(failure))
-            }
-        }
-    }
-
-    /// What a broken photo shows: the placeholder, unless `-o broken=error`.
-    private func placeholder(for reason: String) -> Result<Settled, RenditionFailure> {
-        guard options.brokenPhotos == .placeholder, let bytes = Renderer.placeholder else { return .failure(.broken(reason: reason)) }
-        return .success(Settled(request: nil, size: bytes.count))
-    }
-
-    static func errno(_ failure: RenditionFailure) -> Errno {
-        switch failure {
-        case .broken: return .io
-        case .unavailable(let error, _): return error == .notFound || error == .permissionDenied ? error : .io
-        }
-    }
-
     /// The inode of the folder holding folder `inode` (the root's is the root): what `..` is.
     public func parent(of inode: UInt64) -> Result<UInt64, Errno> {
         request {
@@ -293,85 +227,6 @@ public final class AssetFileSystem: Sendable {
         case .groups, .view, .dates, .poster: return true
         default: return false
         }
-    }
-
-    // MARK: Extended attributes
-
-    public static let statsAttribute = Array("user.assetfs.stats".utf8)
-    public static let sourceAttribute = Array("user.assetfs.source".utf8)
-    public static let errorAttribute = Array("user.assetfs.error".utf8)
-
-    public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
-        (try? request { .success(attributeNames(inode, as: caller)) }.get()) ?? []
-    }
-
-    private func attributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
-        switch try? resolve(inode, as: caller).get() {
-        case .root?: return [Self.statsAttribute]
-        case .asset(let id)?, .datedAsset(let id)?:
-            guard let row = catalog.photo(id) else { return [] }
-            let properties = properties(of: row)
-            return [Self.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [Self.errorAttribute])
-                + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
-        default: return []
-        }
-    }
-
-    public func extendedAttribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
-        request { attribute(inode, name: name, as: caller) }
-    }
-
-    private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
-        let resolved = resolve(inode, as: caller)
-        if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
-        switch (try? resolved.get(), name) {
-        case (.root?, Self.statsAttribute):
-            return .success(Array(statisticsJSON().utf8))
-        case (.asset(let id)?, Self.sourceAttribute), (.datedAsset(let id)?, Self.sourceAttribute):
-            return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
-        case (.asset(let id)?, Self.errorAttribute), (.datedAsset(let id)?, Self.errorAttribute):
-            return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
-        case (.asset(let id)?, _), (.datedAsset(let id)?, _):
-            guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
-            guard let row = catalog.photo(id) else { return .failure(.notFound) }
-            return attribute.value(properties(of: row)).map { .success($0) } ?? .failure(.noAttribute)
-        case (nil, _):
-            return .failure(.notFound)
-        default:
-            return .failure(.noAttribute)
-        }
-    }
-
-    /// Why a photo cannot be shown, once a rendition of it has been tried.
-    private func failure(of photo: Photo) -> String? {
-        [options.thumbnail, options.fullscreen].lazy.compactMap { [self] spec in
-            pipeline.knownFailure(RenditionRequest(root: root, photo: photo, spec: spec))
-        }.first
-    }
-
-    public func statisticsJSON() -> String {
-        let counts = catalog.counts
-        let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
-        let dates = catalog.dateCounts()
-        func dated(_ sources: TakenDate.Source...) -> Int { sources.reduce(0) { $0 + (dates[$1.rawValue] ?? 0) } }
-        let videos = catalog.formatCounts.reduce(0) { $0 + (SourceFormat(rawValue: $1.key)?.isVideo == true ? $1.value : 0) }
-        let skipped = catalog.skippedByReason
-        let fields: [(String, Int)] = [
-            ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
-            ("renders", statistics.renders.load(ordering: .relaxed)),
-            ("render_failures", statistics.renderFailures.load(ordering: .relaxed)),
-            ("broken", statistics.brokenPhotos.load(ordering: .relaxed)),
-            ("cache_hits", statistics.cacheHits.load(ordering: .relaxed)),
-            ("cache_misses", statistics.cacheMisses.load(ordering: .relaxed)),
-            ("cache_bytes", Int(cacheBytes)),
-            ("folders_read", statistics.foldersRead.load(ordering: .relaxed)),
-            ("source_online", isSourceOnline ? 1 : 0),
-            ("catalog_complete", catalog.isComplete ? 1 : 0), ("catalog_pending", backlog.pendingCount),
-            ("videos", videos), ("posters", statistics.posters.load(ordering: .relaxed)),
-            ("dates_exif", dated(.exifOriginal, .exifDigitized)), ("dates_xmp", dated(.xmp)), ("dates_sidecar", dated(.sidecar)),
-            ("dates_video", dated(.quickTime, .movieHeader)), ("dates_mtime", dated(.modificationTime)),
-        ] + SkipReason.allCases.map { ("skipped_" + $0.rawValue.replacingOccurrences(of: "-", with: "_"), skipped[$0] ?? 0) }
-        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + ",\"catalog_error\":\(JSON.string(backlog.lastError))}"
     }
 
     // MARK: Changes

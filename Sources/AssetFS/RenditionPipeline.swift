@@ -4,23 +4,6 @@ import PhotoSource
 import Posix
 import RenditionCache
 import Renditions
-import Synchronization
-
-/// Why a rendition is not there.
-public enum RenditionFailure: Error, Sendable, Equatable {
-    /// The photo itself cannot be rendered (remembered until it changes; logged once).
-    case broken(reason: String)
-    /// Not this time: the photo could not be opened or read, or changed under the render, or the
-    /// mount is stopping. Never remembered: the next request tries again.
-    case unavailable(Errno, reason: String)
-}
-
-/// What makes a rendition from an open photo: the `Renderer`, or a stand-in in tests.
-public protocol RenditionMaking: Sendable {
-    func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition
-}
-
-extension Renderer: RenditionMaking {}
 
 /// "Cache hit, else produce once, store, return" (as in Nuke's pipeline), the one place that
 /// decides it. Identical in-flight requests are merged, so N readers of an uncached thumbnail cause
@@ -187,13 +170,7 @@ public final class RenditionPipeline: Sendable {
     private struct InFlight {
         var waiters: [Completion]
         var priority: WorkPriority
-        let claim = Claim()
-    }
-
-    /// Taken by the first of a render's queued jobs to run (or be cancelled); the others do nothing.
-    private final class Claim: Sendable {
-        private let taken = Atomic(false)
-        func take() -> Bool { !taken.exchange(true, ordering: .acquiringAndReleasing) }
+        let claim = WorkerPool.Claim()
     }
 
     /// Joins the render of the key in flight, or starts it: N callers, one render. A caller more
@@ -203,7 +180,7 @@ public final class RenditionPipeline: Sendable {
     private func produceOnce(_ request: RenditionRequest, priority: WorkPriority, completion: @escaping Completion) {
         let key = request.key
         // The claim to queue a job for: a new render's, or a raised one's; nil when joining is all.
-        let (claim, first): (Claim?, Bool) = state.withLock { state in
+        let (claim, first): (WorkerPool.Claim?, Bool) = state.withLock { state in
             guard var flight = state.inFlight[key] else {
                 let flight = InFlight(waiters: [completion], priority: priority)
                 state.inFlight[key] = flight
@@ -220,7 +197,7 @@ public final class RenditionPipeline: Sendable {
         submit(request, claim: claim, priority: priority)
     }
 
-    private func submit(_ request: RenditionRequest, claim: Claim, priority: WorkPriority) {
+    private func submit(_ request: RenditionRequest, claim: WorkerPool.Claim, priority: WorkPriority) {
         let key = request.key
         renders.submit(WorkerPool.Job(
             run: { [self] in
@@ -341,12 +318,4 @@ public final class RenditionPipeline: Sendable {
         let waiters = state.withLock { $0.inFlight.removeValue(forKey: key)?.waiters ?? [] }
         for waiter in waiters { waiter(result) }
     }
-}
-
-/// Who is waiting for a render: a person waiting for a thumbnail, a person waiting for something
-/// larger (a fullscreen, an `ls -l` storm), or `assetfs warm`. Thumbnails never queue behind fullscreens.
-public enum WorkPriority: Int, Sendable, Comparable, CaseIterable {
-    case thumbnail, interactive, background
-
-    public static func < (a: WorkPriority, b: WorkPriority) -> Bool { a.rawValue < b.rawValue }
 }

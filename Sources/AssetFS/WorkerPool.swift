@@ -1,5 +1,6 @@
 import Foundation
 import Posix
+import Synchronization
 
 /// A fixed number of threads running submitted jobs, most urgent first, then in order: renders run
 /// about one per core, never one thread per request. Threads start on first use (after the daemon
@@ -8,6 +9,13 @@ import Posix
 final class WorkerPool: @unchecked Sendable {
     /// Lower runs first.
     typealias Priority = WorkPriority
+
+    /// One claim shared by the jobs a piece of work was queued as (again, more urgently): the
+    /// first of them to run or be cancelled takes it, the others then do nothing.
+    final class Claim: Sendable {
+        private let taken = Atomic(false)
+        func take() -> Bool { !taken.exchange(true, ordering: .acquiringAndReleasing) }
+    }
 
     struct Job {
         var run: @Sendable () -> Void
@@ -104,4 +112,12 @@ final class WorkerPool: @unchecked Sendable {
             return job
         }
     }
+}
+
+/// Who is waiting for a render: a person waiting for a thumbnail, a person waiting for something
+/// larger (a fullscreen, an `ls -l` storm), or `assetfs warm`. Thumbnails never queue behind fullscreens.
+public enum WorkPriority: Int, Sendable, Comparable, CaseIterable {
+    case thumbnail, interactive, background
+
+    public static func < (a: WorkPriority, b: WorkPriority) -> Bool { a.rawValue < b.rawValue }
 }

@@ -15,7 +15,7 @@ public final class CatalogStore: Sendable {
     public let rootName: [UInt8]
     let reader: ReadConnection
     let writer: Locked<Database>
-    private static let schemaVersion = 7
+    static let schemaVersion = 7
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
@@ -67,83 +67,6 @@ public final class CatalogStore: Sendable {
                 reader.forgetRecentRows()
             }
         }
-    }
-
-    // A scan applies each folder under a savepoint inside a batch: its sub-journal stays in
-    // memory (on disk it was a million 4 KiB writes to /var/tmp per 100,000 photos), and a
-    // batch's pages stay in the cache instead of spilling to the WAL again and again.
-    private static let pragmas = "PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;"
-
-    private static func open(_ path: FilePath) throws(DatabaseError) -> Database {
-        let db = try Database(path: path)
-        try db.useWriteAheadLog()
-        try db.execute(pragmas)
-        var version: Int64 = 0
-        try db.query("PRAGMA user_version") { version = $0.integer(0) }
-        guard version != Self.schemaVersion else { return db }
-        if (4...6).contains(version) {
-            // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
-            // keeps when each sidecar last changed; version 7 keeps a video's duration and codec,
-            // where a Motion Photo's video lies and which Live Photo halves pair.
-            // Steps that need no rescan: the next check of a folder stores its sidecars' times
-            // (and dates its photos from them), and sniffs again the files it skipped (videos).
-            try db.execute("DROP TRIGGER IF EXISTS photo_added")
-            func hasColumn(_ table: String, _ column: String) throws(DatabaseError) -> Bool {
-                var found = false
-                try db.query("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = '\(column)'") { _ in found = true }
-                return found
-            }
-            if try !hasColumn("skipped", "stamp") { try db.execute("ALTER TABLE skipped ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0") }
-            if try !hasColumn("properties", "duration") { try db.execute("ALTER TABLE properties ADD COLUMN duration REAL") }
-            if try !hasColumn("properties", "codec") { try db.execute("ALTER TABLE properties ADD COLUMN codec TEXT") }
-            if try !hasColumn("properties", "motion_offset") {
-                try db.execute("ALTER TABLE properties ADD COLUMN motion_offset INTEGER; ALTER TABLE properties ADD COLUMN motion_length INTEGER")
-            }
-            if try !hasColumn("properties", "live_id") { try db.execute("ALTER TABLE properties ADD COLUMN live_id TEXT") }
-            try db.execute("DROP TRIGGER IF EXISTS photo_changed; DROP TRIGGER IF EXISTS photo_removed;"
-                           + Self.livePhotosSchema + Self.propertiesTriggers)
-            try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
-            return db
-        }
-        // The catalog is derived from SOURCE: an older layout is dropped and scanned again.
-        try db.execute("""
-            BEGIN IMMEDIATE;
-            DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
-            DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes;
-            CREATE TABLE folders(
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                parent INTEGER,
-                relpath BLOB NOT NULL UNIQUE,
-                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL, mtime INTEGER NOT NULL,
-                album_name BLOB UNIQUE,
-                photo_count INTEGER NOT NULL DEFAULT 0,
-                skipped INTEGER NOT NULL DEFAULT 0);
-            CREATE INDEX folders_by_parent ON folders(parent);
-            CREATE TABLE photos(
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                folder INTEGER NOT NULL,
-                file_name BLOB NOT NULL,
-                asset_name BLOB NOT NULL,
-                inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
-                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
-                version INTEGER NOT NULL DEFAULT 0,
-                format TEXT NOT NULL DEFAULT 'jpeg',
-                UNIQUE(folder, file_name), UNIQUE(folder, asset_name));
-            -- Files not shown, and why; a sidecar's change time (else 0).
-            CREATE TABLE skipped(folder INTEGER NOT NULL, file_name BLOB NOT NULL, reason TEXT NOT NULL,
-                stamp INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(folder, file_name)) WITHOUT ROWID;
-            -- Earlier versions of changed photos: a reader that opened one reads it on, or fails.
-            CREATE TABLE retired(
-                photo INTEGER NOT NULL, version INTEGER NOT NULL, relpath BLOB NOT NULL,
-                inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
-                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
-                PRIMARY KEY(photo, version)) WITHOUT ROWID;
-            CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-            \(Self.propertiesSchema)
-            PRAGMA user_version = \(Self.schemaVersion);
-            COMMIT;
-            """)
-        return db
     }
 
     // MARK: Rows
@@ -341,126 +264,6 @@ public final class CatalogStore: Sendable {
                 result = photo
             }
             return result
-        }
-    }
-
-    public struct Counts: Sendable, Equatable {
-        public var albums = 0
-        public var photos = 0
-        public var skipped = 0
-    }
-
-    public var counts: Counts {
-        read(Counts()) { db throws(DatabaseError) in
-            var counts = Counts()
-            try db.query("SELECT total(photo_count > 0), total(photo_count), total(skipped) FROM folders") { row in
-                counts.albums = Int(row.integer(0))
-                counts.photos = Int(row.integer(1))
-                counts.skipped = Int(row.integer(2))
-            }
-            return counts
-        }
-    }
-
-    /// How many photos and videos there are of each format (`SourceFormat`'s raw values).
-    public var formatCounts: [String: Int] {
-        read([:]) { db throws(DatabaseError) in
-            var result: [String: Int] = [:]
-            try db.query("SELECT format, count(*) FROM photos GROUP BY format") { result[$0.text(0)] = Int($0.integer(1)) }
-            return result
-        }
-    }
-
-    /// Whether a whole scan of SOURCE has completed once (else the tree is still filling in).
-    public var isComplete: Bool {
-        read(false) { db throws(DatabaseError) in
-            var complete = false
-            try db.query("SELECT value FROM meta WHERE key = 'complete'") { complete = $0.integer(0) == 1 }
-            return complete
-        }
-    }
-}
-
-extension CatalogStore {
-    /// Every photo, album by album, in pages (for `assetfs warm`).
-    public func allPhotos() -> [Photo] {
-        var result: [Photo] = []
-        var album: Int64 = 0
-        while true {
-            let albums = albums(after: album, limit: 256)
-            guard let last = albums.last else { return result }
-            for folder in albums {
-                var after: Int64 = 0
-                while true {
-                    let page = photos(inFolder: folder.id, after: after, limit: 1024)
-                    guard let lastPhoto = page.last else { break }
-                    result += page.map(\.photo)
-                    after = lastPhoto.id
-                }
-            }
-            album = last.id
-        }
-    }
-}
-
-/// Rows the catalog's read connection read lately, for one `data_version` of the database; bounded.
-struct RecentRows {
-    private var version: Int64 = -1
-    private(set) var photos: [Int64: CatalogStore.PhotoRow] = [:]
-    private(set) var folders: [Int64: CatalogStore.Folder] = [:]
-    private static let limit = 4096
-
-    /// Itself, emptied first if the database changed since its rows were read.
-    mutating func current(_ dataVersion: Int64) -> RecentRows {
-        if dataVersion != version {
-            version = dataVersion
-            photos.removeAll(keepingCapacity: true)
-            folders.removeAll(keepingCapacity: true)
-        }
-        return self
-    }
-
-    mutating func keep(photo: CatalogStore.PhotoRow) {
-        if photos.count >= Self.limit { photos.removeAll(keepingCapacity: true) }
-        photos[photo.id] = photo
-    }
-
-    mutating func keep(folder: CatalogStore.Folder) {
-        if folders.count >= Self.limit { folders.removeAll(keepingCapacity: true) }
-        folders[folder.id] = folder
-    }
-}
-
-extension CatalogStore {
-    /// How many files are not shown, by reason.
-    public var skippedByReason: [SkipReason: Int] {
-        read([:]) { db throws(DatabaseError) in
-            var result: [SkipReason: Int] = [:]
-            try db.query("SELECT reason, count(*) FROM skipped GROUP BY reason") { row in
-                if let reason = SkipReason(rawValue: row.text(0)) { result[reason] = Int(row.integer(1)) }
-            }
-            return result
-        }
-    }
-
-    /// The names of the sidecars (`SidecarNames`) in folder `id`: only these are opened when
-    /// its photos' properties are read.
-    public func sidecarNames(inFolder id: Int64) -> Set<[UInt8]> {
-        read([]) { db throws(DatabaseError) in
-            var result = Set<[UInt8]>()
-            try db.query("SELECT file_name FROM skipped WHERE folder = ? AND reason = ?", [.integer(id), .text(SkipReason.sidecar.rawValue)]) {
-                result.insert($0.blob(0))
-            }
-            return result
-        }
-    }
-
-    /// Every file not shown (path in SOURCE, reason), in path order, for `assetfs skipped`.
-    public func forEachSkipped(_ body: (FilePath, SkipReason) -> Void) {
-        reader.use { db in
-            try? db.query("SELECT f.relpath, s.file_name, s.reason FROM skipped s JOIN folders f ON f.id = s.folder ORDER BY f.relpath, s.file_name") { row in
-                body(FilePath(bytes: row.blob(0)).appending(row.blob(1)), SkipReason(rawValue: row.text(2)) ?? .notAPhoto)
-            }
         }
     }
 }

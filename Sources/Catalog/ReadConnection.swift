@@ -152,3 +152,31 @@ final class ReadConnection: @unchecked Sendable {
     /// How many statements this connection has run (`Database.queryCount`).
     var queryCount: Int { use { $0.queryCount } }
 }
+
+/// Rows the catalog's read connection read lately, for one `data_version` of the database; bounded.
+struct RecentRows {
+    private var version: Int64 = -1
+    private(set) var photos: [Int64: CatalogStore.PhotoRow] = [:]
+    private(set) var folders: [Int64: CatalogStore.Folder] = [:]
+    private static let limit = 4096
+
+    /// Itself, emptied first if the database changed since its rows were read.
+    mutating func current(_ dataVersion: Int64) -> RecentRows {
+        if dataVersion != version {
+            version = dataVersion
+            photos.removeAll(keepingCapacity: true)
+            folders.removeAll(keepingCapacity: true)
+        }
+        return self
+    }
+
+    mutating func keep(photo: CatalogStore.PhotoRow) {
+        if photos.count >= Self.limit { photos.removeAll(keepingCapacity: true) }
+        photos[photo.id] = photo
+    }
+
+    mutating func keep(folder: CatalogStore.Folder) {
+        if folders.count >= Self.limit { folders.removeAll(keepingCapacity: true) }
+        folders[folder.id] = folder
+    }
+}

@@ -1,0 +1,86 @@
+import Catalog
+import Foundation
+import PhotoProperties
+import PhotoSource
+import Posix
+
+/// Extended attributes: the mount's statistics on its root, and on each asset folder its
+/// source path, why it is broken (if it is), and its photo's properties.
+extension AssetFileSystem {
+    public static let statsAttribute = Array("user.assetfs.stats".utf8)
+    public static let sourceAttribute = Array("user.assetfs.source".utf8)
+    public static let errorAttribute = Array("user.assetfs.error".utf8)
+
+    public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
+        (try? request { .success(attributeNames(inode, as: caller)) }.get()) ?? []
+    }
+
+    private func attributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
+        switch try? resolve(inode, as: caller).get() {
+        case .root?: return [Self.statsAttribute]
+        case .asset(let id)?, .datedAsset(let id)?:
+            guard let row = catalog.photo(id) else { return [] }
+            let properties = properties(of: row)
+            return [Self.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [Self.errorAttribute])
+                + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
+        default: return []
+        }
+    }
+
+    public func extendedAttribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
+        request { attribute(inode, name: name, as: caller) }
+    }
+
+    private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
+        let resolved = resolve(inode, as: caller)
+        if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
+        switch (try? resolved.get(), name) {
+        case (.root?, Self.statsAttribute):
+            return .success(Array(statisticsJSON().utf8))
+        case (.asset(let id)?, Self.sourceAttribute), (.datedAsset(let id)?, Self.sourceAttribute):
+            return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
+        case (.asset(let id)?, Self.errorAttribute), (.datedAsset(let id)?, Self.errorAttribute):
+            return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
+        case (.asset(let id)?, _), (.datedAsset(let id)?, _):
+            guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
+            guard let row = catalog.photo(id) else { return .failure(.notFound) }
+            return attribute.value(properties(of: row)).map { .success($0) } ?? .failure(.noAttribute)
+        case (nil, _):
+            return .failure(.notFound)
+        default:
+            return .failure(.noAttribute)
+        }
+    }
+
+    /// Why a photo cannot be shown, once a rendition of it has been tried.
+    private func failure(of photo: Photo) -> String? {
+        [options.thumbnail, options.fullscreen].lazy.compactMap { [self] spec in
+            pipeline.knownFailure(RenditionRequest(root: root, photo: photo, spec: spec))
+        }.first
+    }
+
+    public func statisticsJSON() -> String {
+        let counts = catalog.counts
+        let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
+        let dates = catalog.dateCounts()
+        func dated(_ sources: TakenDate.Source...) -> Int { sources.reduce(0) { $0 + (dates[$1.rawValue] ?? 0) } }
+        let videos = catalog.formatCounts.reduce(0) { $0 + (SourceFormat(rawValue: $1.key)?.isVideo == true ? $1.value : 0) }
+        let skipped = catalog.skippedByReason
+        let fields: [(String, Int)] = [
+            ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
+            ("renders", statistics.renders.load(ordering: .relaxed)),
+            ("render_failures", statistics.renderFailures.load(ordering: .relaxed)),
+            ("broken", statistics.brokenPhotos.load(ordering: .relaxed)),
+            ("cache_hits", statistics.cacheHits.load(ordering: .relaxed)),
+            ("cache_misses", statistics.cacheMisses.load(ordering: .relaxed)),
+            ("cache_bytes", Int(cacheBytes)),
+            ("folders_read", statistics.foldersRead.load(ordering: .relaxed)),
+            ("source_online", isSourceOnline ? 1 : 0),
+            ("catalog_complete", catalog.isComplete ? 1 : 0), ("catalog_pending", backlog.pendingCount),
+            ("videos", videos), ("posters", statistics.posters.load(ordering: .relaxed)),
+            ("dates_exif", dated(.exifOriginal, .exifDigitized)), ("dates_xmp", dated(.xmp)), ("dates_sidecar", dated(.sidecar)),
+            ("dates_video", dated(.quickTime, .movieHeader)), ("dates_mtime", dated(.modificationTime)),
+        ] + SkipReason.allCases.map { ("skipped_" + $0.rawValue.replacingOccurrences(of: "-", with: "_"), skipped[$0] ?? 0) }
+        return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + ",\"catalog_error\":\(JSON.string(backlog.lastError))}"
+    }
+}

@@ -1,0 +1,74 @@
+import Catalog
+import PhotoSource
+import Posix
+import RenditionCache
+import Renditions
+
+/// Renditions of the tree: what a rendition node shows (a photo's rendition, or an album's
+/// poster, the first of its photos that renders), settled through the pipeline, and the
+/// placeholder a broken photo shows.
+extension AssetFileSystem {
+    /// What a rendition node shows: one photo's rendition, or for an album poster the thumbnail
+    /// of the first of its photos that renders.
+    enum RenditionTarget {
+        case one(RenditionRequest)
+        case firstRendering(album: Int64)
+    }
+
+    /// A target's settled content: the request whose rendition it shows and its size, or (every
+    /// candidate broken) the placeholder's, or why there is nothing to show now.
+    struct Settled: Sendable {
+        var request: RenditionRequest?
+        var size: Int
+    }
+
+    func settle(_ target: RenditionTarget, as caller: Credentials,
+                completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
+        switch target {
+        case .one(let request):
+            pipeline.size(request, priority: request.spec == options.thumbnail ? .thumbnail : .interactive) { [self] result in
+                switch result {
+                case .success(let size): completion(.success(Settled(request: request, size: size)))
+                case .failure(.broken(let reason)): completion(placeholder(for: reason))
+                case .failure(let failure): completion(.failure(failure))
+                }
+            }
+        case .firstRendering(let album):
+            settleFirst(album: album, after: 0, brokenReason: nil, as: caller, completion: completion)
+        }
+    }
+
+    /// Tries the album's photos in order; a broken one is passed over, any other failure stops the
+    /// search (so the choice never depends on a passing error, and the poster's size stays stable).
+    /// A photo `caller` may not read is neither rendered for them nor shown to them.
+    private func settleFirst(album: Int64, after: Int64, brokenReason: String?, as caller: Credentials,
+                             completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
+        guard let row = catalog.photos(inFolder: album, after: after, limit: 1).first else {
+            return completion(placeholder(for: brokenReason ?? "no photos"))
+        }
+        guard permits(.asset(row.id), as: caller) else {
+            return completion(.failure(.unavailable(.permissionDenied, reason: "the album's poster shows a photo its reader may not read")))
+        }
+        let request = RenditionRequest(root: root, photo: row.photo, spec: options.thumbnail)
+        pipeline.size(request, priority: .thumbnail) { [self] result in
+            switch result {
+            case .success(let size): completion(.success(Settled(request: request, size: size)))
+            case .failure(.broken(let reason)): settleFirst(album: album, after: row.id, brokenReason: reason, as: caller, completion: completion)
+            case .failure(let failure): completion(.failure(failure))
+            }
+        }
+    }
+
+    /// What a broken photo shows: the placeholder, unless `-o broken=error`.
+    private func placeholder(for reason: String) -> Result<Settled, RenditionFailure> {
+        guard options.brokenPhotos == .placeholder, let bytes = Renderer.placeholder else { return .failure(.broken(reason: reason)) }
+        return .success(Settled(request: nil, size: bytes.count))
+    }
+
+    static func errno(_ failure: RenditionFailure) -> Errno {
+        switch failure {
+        case .broken: return .io
+        case .unavailable(let error, _): return error == .notFound || error == .permissionDenied ? error : .io
+        }
+    }
+}

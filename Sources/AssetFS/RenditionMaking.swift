@@ -1,0 +1,18 @@
+import Posix
+import Renditions
+
+/// Why a rendition is not there.
+public enum RenditionFailure: Error, Sendable, Equatable {
+    /// The photo itself cannot be rendered (remembered until it changes; logged once).
+    case broken(reason: String)
+    /// Not this time: the photo could not be opened or read, or changed under the render, or the
+    /// mount is stopping. Never remembered: the next request tries again.
+    case unavailable(Errno, reason: String)
+}
+
+/// What makes a rendition from an open photo: the `Renderer`, or a stand-in in tests.
+public protocol RenditionMaking: Sendable {
+    func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition
+}
+
+extension Renderer: RenditionMaking {}

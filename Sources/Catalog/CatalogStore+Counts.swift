@@ -1,0 +1,99 @@
+import PhotoSource
+import Posix
+import SQLiteDatabase
+
+/// What the catalog holds in numbers (for stats), and its lists of everything: every photo
+/// (for warm and prune) and every file not shown (for `assetfs skipped`).
+extension CatalogStore {
+    public struct Counts: Sendable, Equatable {
+        public var albums = 0
+        public var photos = 0
+        public var skipped = 0
+    }
+
+    public var counts: Counts {
+        read(Counts()) { db throws(DatabaseError) in
+            var counts = Counts()
+            try db.query("SELECT total(photo_count > 0), total(photo_count), total(skipped) FROM folders") { row in
+                counts.albums = Int(row.integer(0))
+                counts.photos = Int(row.integer(1))
+                counts.skipped = Int(row.integer(2))
+            }
+            return counts
+        }
+    }
+
+    /// How many photos and videos there are of each format (`SourceFormat`'s raw values).
+    public var formatCounts: [String: Int] {
+        read([:]) { db throws(DatabaseError) in
+            var result: [String: Int] = [:]
+            try db.query("SELECT format, count(*) FROM photos GROUP BY format") { result[$0.text(0)] = Int($0.integer(1)) }
+            return result
+        }
+    }
+
+    /// Whether a whole scan of SOURCE has completed once (else the tree is still filling in).
+    public var isComplete: Bool {
+        read(false) { db throws(DatabaseError) in
+            var complete = false
+            try db.query("SELECT value FROM meta WHERE key = 'complete'") { complete = $0.integer(0) == 1 }
+            return complete
+        }
+    }
+}
+
+extension CatalogStore {
+    /// Every photo, album by album, in pages (for `assetfs warm`).
+    public func allPhotos() -> [Photo] {
+        var result: [Photo] = []
+        var album: Int64 = 0
+        while true {
+            let albums = albums(after: album, limit: 256)
+            guard let last = albums.last else { return result }
+            for folder in albums {
+                var after: Int64 = 0
+                while true {
+                    let page = photos(inFolder: folder.id, after: after, limit: 1024)
+                    guard let lastPhoto = page.last else { break }
+                    result += page.map(\.photo)
+                    after = lastPhoto.id
+                }
+            }
+            album = last.id
+        }
+    }
+}
+
+extension CatalogStore {
+    /// How many files are not shown, by reason.
+    public var skippedByReason: [SkipReason: Int] {
+        read([:]) { db throws(DatabaseError) in
+            var result: [SkipReason: Int] = [:]
+            try db.query("SELECT reason, count(*) FROM skipped GROUP BY reason") { row in
+                if let reason = SkipReason(rawValue: row.text(0)) { result[reason] = Int(row.integer(1)) }
+            }
+            return result
+        }
+    }
+
+    /// The names of the sidecars (`SidecarNames`) in folder `id`: only these are opened when
+    /// its photos' properties are read.
+    public func sidecarNames(inFolder id: Int64) -> Set<[UInt8]> {
+        read([]) { db throws(DatabaseError) in
+            var result = Set<[UInt8]>()
+            try db.query("SELECT file_name FROM skipped WHERE folder = ? AND reason = ?", [.integer(id), .text(SkipReason.sidecar.rawValue)]) {
+                result.insert($0.blob(0))
+            }
+            return result
+        }
+    }
+
+    /// Every file not shown (path in SOURCE, reason), in path order, for `assetfs skipped`.
+    public func forEachSkipped(_ body: (FilePath, SkipReason) -> Void) {
+        reader.use { db in
+            try? db.query("SELECT f.relpath, s.file_name, s.reason FROM skipped s JOIN folders f ON f.id = s.folder ORDER BY f.relpath, s.file_name") { row in
+                body(FilePath(bytes: row.blob(0)).appending(row.blob(1)), SkipReason(rawValue: row.text(2)) ?? .notAPhoto)
+            }
+        }
+    }
+}
