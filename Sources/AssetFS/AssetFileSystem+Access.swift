@@ -24,8 +24,6 @@ extension AssetFileSystem {
     /// The entry `name` of folder `parent`, if `caller` may reach it.
     func resolve(child name: [UInt8], of parent: Node, as caller: Credentials) -> Result<Node, Errno> {
         guard parent.isDirectory else { return .failure(.notDirectory) }
-        // Only a motion file's presence depends on properties; the other names need none read.
-        if CatalogStore.Motion.fileNames.contains(name) { readPropertiesIfMissing(ofAsset: parent) }
         guard let node = catalog.child(of: parent, named: name) else { return .failure(.notFound) }
         return permits(node, as: caller) ? .success(node) : .failure(.permissionDenied)
     }

@@ -59,7 +59,8 @@ extension AssetFileSystem {
     }
 
     /// An asset folder's files follow its photo's properties (a Motion Photo shows motion.mp4):
-    /// a photo the background has not read yet is read before its folder is listed or looked into.
+    /// a photo the background has not read yet is read before its folder is listed or looked
+    /// into (`request(preparing:)`).
     func readPropertiesIfMissing(ofAsset node: Node) {
         let id: Int64
         switch node {

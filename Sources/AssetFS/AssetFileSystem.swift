@@ -78,7 +78,8 @@ public final class AssetFileSystem: Sendable {
     public typealias AttributesCompletion = @Sendable (Result<Attributes, Errno>) -> Void
 
     public func lookup(parent: UInt64, name: [UInt8], as caller: Credentials, completion: @escaping AttributesCompletion) {
-        let found = request {
+        // Only a motion file's presence depends on properties; the other names need none read.
+        let found = request(preparing: CatalogStore.Motion.fileNames.contains(name) ? parent : nil) {
             resolve(folder: parent, as: caller).flatMap { resolve(child: name, of: $0, as: caller) }.flatMap { describing($0.canonical) }
         }
         attributes(found, as: caller, completion: completion)
@@ -99,9 +100,13 @@ public final class AssetFileSystem: Sendable {
 
     /// Runs `body`, the catalog work of one request, on one state of the catalog (its rows read
     /// once, no change applied meanwhile showing in half of it); a catalog that could not be read
-    /// answers EIO, never "no such file".
-    public func request<T>(_ body: () -> Result<T, Errno>) -> Result<T, Errno> {
-        catalog.request(body) ?? .failure(.io)
+    /// answers EIO, never "no such file". An asset folder `preparing` names (one to be listed, or
+    /// looked into for a motion file) has its photo's properties read first, if the background has
+    /// not yet: its files follow them (a Motion Photo shows motion.mp4), and the photo is read
+    /// before the snapshot, which holds the catalog's reader, not during it.
+    public func request<T>(preparing folder: UInt64? = nil, _ body: () -> Result<T, Errno>) -> Result<T, Errno> {
+        if let folder, let node = Node(inode: folder) { readPropertiesIfMissing(ofAsset: node) }
+        return catalog.request(body) ?? .failure(.io)
     }
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered
@@ -208,9 +213,8 @@ public final class AssetFileSystem: Sendable {
     /// numbers only, listing never renders.
     /// Entries `caller` may not open are left out.
     public func list(_ inode: UInt64, after cookie: Int64, limit: Int, as caller: Credentials) -> Result<[ListingEntry], Errno> {
-        request {
+        request(preparing: inode) {
             resolve(folder: inode, as: caller).flatMap { node in
-                readPropertiesIfMissing(ofAsset: node)
                 guard let entries = catalog.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
                 // A page of no stored row (past the end, or a folder since removed) asks whether the folder is still there.
                 if entries.allSatisfy({ Self.isListedAlways($0.node) }), case .failure(let error) = resolve(inode, as: caller) { return .failure(error) }

@@ -48,7 +48,7 @@ final class FUSEOperations: Sendable {
     /// finds a handle's name by it); ".."'s is asked for only on the page that holds it.
     static func list(_ request: consuming Request, _ inode: UInt64, size: Int, offset: Int64, withAttributes: Bool) {
         let fileSystem = request.adapter.fileSystem
-        let page = fileSystem.request {
+        let page = fileSystem.request(preparing: inode) {
             listing(request, of: fileSystem, inode, size: size, offset: offset, withAttributes: withAttributes)
         }
         request.replyBytes(page)
