@@ -94,6 +94,10 @@ clip_sound "$OUT/mp4/h264_aac.mp4" "${X264[@]}" -c:a aac -b:a 16k
 cp "$OUT/mp4/h264.mp4" "$OUT/mp4/h264_rot90.mp4"  # FFmpeg 5.1's muxer ignores a rotate tag: exiftool writes the track matrix
 exiftool -q -q -overwrite_original -Rotation=90 "$OUT/mp4/h264_rot90.mp4"
 clip "$OUT/mp4/hevc.mp4" -c:v libx265 -preset ultrafast -x265-params log-level=none:info=0 -pix_fmt yuv420p -tag:v hvc1
+# An open GOP: 20 frames (the last -frames:v counts), the keyframe at 10 % (0.2 s) a CRA naming an
+# earlier picture, which the decoder makes up in the bridge's one-row stand-in.
+clip "$OUT/mp4/hevc_open_gop.mp4" -frames:v 20 -c:v libx265 -preset ultrafast -x265-params keyint=2:log-level=none:info=0 \
+    -pix_fmt yuv420p -tag:v hvc1
 clip "$OUT/mp4/fragmented.mp4" "${X264[@]}" -movflags frag_keyframe+empty_moov+default_base_moof
 clip "$OUT/mp4/mpeg4.mov" -c:v mpeg4 -q:v 10
 clip "$OUT/mp4/mpeg4.3gp" -c:v mpeg4 -q:v 10 -f 3gp

@@ -5,7 +5,8 @@
 # by side in one run: wall time (median of $RUNS, ours and the anchor taking turns) and peak RSS
 # (of the median run), and ours/anchor ratios. The machine is shared: only the ratios, measured
 # interleaved, mean anything across runs. Also: the 4K 10-bit HEVC poster's peak RSS above the
-# idle process (the issue's bound: about 100 MiB).
+# idle process (the issue's bound: about 100 MiB), which has FFmpeg's libraries loaded (as a daemon
+# that has served a video has: the bridge loads them on first use) and has decoded nothing.
 #
 #   bench/video-bench.sh          # builds video-poster (release) first; clips made once in bench/out/video-corpus
 #
@@ -13,17 +14,20 @@
 #   hlg-4k         60 s 3840x2160 HEVC Main 10 (x265 ultrafast), HLG BT.2020 tagged, 25 fps, an IDR
 #                  every 2 s (closed GOPs, as phones record)
 #   hlg-4k-opengop the same with x265's default open GOPs: its keyframes are CRA pictures whose
-#                  reference sets name earlier pictures, which FFmpeg's HEVC decoder makes up (grey,
-#                  full size) when it starts there: up to 4 frames of 25 MB held for one poster
+#                  reference sets name 4 earlier pictures, which FFmpeg's HEVC decoder makes up
+#                  (grey, full size: 25 MB each) when it starts there; the bridge gives them
+#                  stand-ins of one row (video_bridge.c), their motion tables remain (6 MB each)
 #   h264-10min     10 min 1920x1080 H.264 (x264 ultrafast, keyframe every 10 s), 25 fps
 #   phone-2s       2 s 1920x1080 H.264 + AAC, display matrix turning it portrait (90° clockwise), 30 fps
 #
 # A run on the shared 2-core machine (RUNS=5, 1 December 2026), ratios ours/ffmpegthumbnailer:
-#   hlg-4k          256: time 0.41, RSS 0.59    1920: time 0.59, RSS 0.59
-#   hlg-4k-opengop  256: time 0.59, RSS 0.88    1920: time 0.71, RSS 0.86
-#   h264-10min      256: time 0.86, RSS 0.98    1920: time 1.00, RSS 0.91
-#   phone-2s        256: time 0.60, RSS 0.88    1920: time 0.83, RSS 0.77
-#   4K 10-bit poster above the idle process (41 MiB): 47 MiB with closed GOPs, 165 MiB with open GOPs
+#   hlg-4k          256: time 0.44, RSS 0.60    1920: time 0.75, RSS 0.59
+#   hlg-4k-opengop  256: time 0.43, RSS 0.46    1920: time 0.55, RSS 0.46
+#   h264-10min      256: time 0.78, RSS 0.99    1920: time 1.00, RSS 0.91
+#   phone-2s        256: time 0.80, RSS 0.89    1920: time 0.81, RSS 0.77
+#   4K 10-bit poster above the idle process (44 MiB, FFmpeg loaded): 44 MiB with closed GOPs,
+#   66 MiB with open GOPs (165 MiB before the bridge's one-row stand-ins); above a process without
+#   FFmpeg loaded (20 MiB): 69 and 92 MiB
 set -euo pipefail
 export LC_ALL=C
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

@@ -20,6 +20,9 @@
 #include <dlfcn.h>
 
 #define FFMPEG_FUNCTIONS(X) \
+    X(avutil, av_buffer_allocz) \
+    X(avutil, av_buffer_ref) \
+    X(avutil, av_buffer_unref) \
     X(avutil, av_calloc) \
     X(avutil, av_csp_primaries_desc_from_id) \
     X(avutil, av_dict_free) \
@@ -37,6 +40,7 @@
     X(avcodec, av_packet_alloc) \
     X(avcodec, av_packet_free) \
     X(avcodec, av_packet_unref) \
+    X(avutil, av_pix_fmt_count_planes) \
     X(avutil, av_pix_fmt_desc_get) \
     X(avformat, av_read_frame) \
     X(avutil, av_rescale_q) \
@@ -45,6 +49,7 @@
     X(avutil, av_strerror) \
     X(avutil, av_version_info) \
     X(avcodec, avcodec_alloc_context3) \
+    X(avcodec, avcodec_default_get_buffer2) \
     X(avcodec, avcodec_find_decoder) \
     X(avcodec, avcodec_find_decoder_by_name) \
     X(avcodec, avcodec_flush_buffers) \
@@ -103,6 +108,9 @@ const char *avideo_unavailable(void) {
 }
 
 /* Below, every FFmpeg function is the one loaded. */
+#define av_buffer_allocz ffmpeg.av_buffer_allocz
+#define av_buffer_ref ffmpeg.av_buffer_ref
+#define av_buffer_unref ffmpeg.av_buffer_unref
 #define av_calloc ffmpeg.av_calloc
 #define av_csp_primaries_desc_from_id ffmpeg.av_csp_primaries_desc_from_id
 #define av_dict_free ffmpeg.av_dict_free
@@ -119,6 +127,7 @@ const char *avideo_unavailable(void) {
 #define av_packet_alloc ffmpeg.av_packet_alloc
 #define av_packet_free ffmpeg.av_packet_free
 #define av_packet_unref ffmpeg.av_packet_unref
+#define av_pix_fmt_count_planes ffmpeg.av_pix_fmt_count_planes
 #define av_pix_fmt_desc_get ffmpeg.av_pix_fmt_desc_get
 #define av_read_frame ffmpeg.av_read_frame
 #define av_rescale_q ffmpeg.av_rescale_q
@@ -127,6 +136,7 @@ const char *avideo_unavailable(void) {
 #define av_strerror ffmpeg.av_strerror
 #define av_version_info ffmpeg.av_version_info
 #define avcodec_alloc_context3 ffmpeg.avcodec_alloc_context3
+#define avcodec_default_get_buffer2 ffmpeg.avcodec_default_get_buffer2
 #define avcodec_find_decoder ffmpeg.avcodec_find_decoder
 #define avcodec_find_decoder_by_name ffmpeg.avcodec_find_decoder_by_name
 #define avcodec_flush_buffers ffmpeg.avcodec_flush_buffers
@@ -168,6 +178,9 @@ struct avideo {
     AVFrame *frame;
     int has_frame;
     int draining;                    /* a keyframe was sent with end of stream: flush before more */
+    int stand_ins;                   /* while an HEVC keyframe is sent alone: see get_frame_buffer */
+    int allocations;                 /* frames asked for since that keyframe was sent */
+    AVBufferRef *stand_in_row;       /* the one row every stand-in frame is made of */
     struct SwsContext *scaler;
     char message[256];
 };
@@ -234,6 +247,7 @@ void avideo_free(avideo *v) {
     av_frame_free(&v->frame);
     av_packet_free(&v->packet);
     avcodec_free_context(&v->codec);
+    av_buffer_unref(&v->stand_in_row);
     avformat_close_input(&v->format);  /* leaves a custom AVIOContext alone */
     if (v->io) av_freep(&v->io->buffer);
     avio_context_free(&v->io);
@@ -365,6 +379,39 @@ int avideo_tag(const avideo *v, int index, const char **key, const char **value)
     return -1;
 }
 
+/* A frame of one row: every plane is the same row, `linesize` 0, so that however tall the frame,
+ * writing all of it touches width x 8 bytes. */
+static int stand_in_frame(avideo *v, AVFrame *frame) {
+    size_t row = (size_t)frame->width * 8 + 64;  /* 4 components of 16 bits, and some slack */
+    if (!v->stand_in_row || v->stand_in_row->size < row) {
+        av_buffer_unref(&v->stand_in_row);
+        if (!(v->stand_in_row = av_buffer_allocz(row))) return AVERROR(ENOMEM);
+    }
+    if (!(frame->buf[0] = av_buffer_ref(v->stand_in_row))) return AVERROR(ENOMEM);
+    for (int i = 0; i < av_pix_fmt_count_planes(frame->format) && i < AV_NUM_DATA_POINTERS; i++) {
+        frame->data[i] = frame->buf[0]->data;
+        frame->linesize[i] = 0;
+    }
+    frame->extended_data = frame->data;
+    return 0;
+}
+
+/* An HEVC decoder started at a CRA keyframe (an open GOP's, x265's default) makes up the pictures
+ * its reference set names and the stream has not given, as the standard says (H.265 8.3.3: a
+ * grey frame of full size each), although nothing decoded from the CRA on reads them: the leading
+ * pictures that would are skipped. The bench's x265 clip names 4: 100 MB at 4K 10-bit, two thirds
+ * of its poster's memory. FFmpeg asks for the picture's own frame first, then for these
+ * (hevc_frame_start: ff_hevc_set_new_ref, then ff_hevc_frame_rps), all while the packet is sent;
+ * so while a keyframe is sent alone, every frame asked for after the first is given a stand-in of
+ * one row (stand_in_frame), and a picture returned in one is refused. Any other decoder, and any
+ * other moment, gets FFmpeg's own buffers. Were a stand-in ever read, as a reference of a picture
+ * decoded later, each of its rows is that one row: wrong pixels, never memory outside it. */
+static int get_frame_buffer(AVCodecContext *codec, AVFrame *frame, int flags) {
+    avideo *v = codec->opaque;
+    if (v->stand_ins && (flags & AV_GET_BUFFER_FLAG_REF) && v->allocations++ > 0) return stand_in_frame(v, frame);
+    return avcodec_default_get_buffer2(codec, frame, flags);
+}
+
 int avideo_open_decoder(avideo *v, int64_t max_pixels) {
     AVStream *s = v->format->streams[v->stream];
     enum AVCodecID id = s->codecpar->codec_id;
@@ -384,6 +431,8 @@ int avideo_open_decoder(avideo *v, int64_t max_pixels) {
     v->codec->pkt_timebase = s->time_base;
     v->codec->thread_count = 1;
     v->codec->max_pixels = max_pixels;
+    v->codec->opaque = v;
+    v->codec->get_buffer2 = get_frame_buffer;
     e = avcodec_open2(v->codec, decoder, NULL);
     return e < 0 ? fail(v, "cannot open the decoder", e) : 0;
 }
@@ -424,13 +473,18 @@ int avideo_decode(avideo *v, int keyframes_only, int max_packets) {
         int wanted = v->packet->stream_index == v->stream && (!keyframes_only || (v->packet->flags & AV_PKT_FLAG_KEY));
         packets += v->packet->stream_index == v->stream;
         if (!wanted) { av_packet_unref(v->packet); continue; }
+        v->stand_ins = keyframes_only && v->codec->codec_id == AV_CODEC_ID_HEVC;
+        v->allocations = 0;
         e = avcodec_send_packet(v->codec, v->packet);
+        v->stand_ins = 0;
         av_packet_unref(v->packet);
         if (e < 0 && e != AVERROR(EAGAIN)) continue;  /* a damaged packet: the next may decode */
         /* A keyframe alone: end the stream so that the decoder gives its picture at once rather
            than holding it for reordering, then reset it before the next. */
         if (keyframes_only) {
-            if (drain(v) == 0) return 0;
+            if (drain(v) == 0 && v->frame->linesize[0] != 0) return 0;
+            av_frame_unref(v->frame);
+            v->has_frame = 0;
             avcodec_flush_buffers(v->codec);
             v->draining = 0;
             continue;

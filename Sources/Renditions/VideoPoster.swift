@@ -119,14 +119,18 @@ public struct VideoPoster: Sendable {
                              blue: frame.blue, white: frame.white)
     }
 
-    /// Memory a decode holds at its peak, from the header: frames of the stream's size (1.5
-    /// samples a pixel at 4:2:0, 2 bytes deeper than 8 bits) plus FFmpeg's tables. Measured on a 4K
-    /// 10-bit HEVC keyframe (25 MB a frame): 50 MB above the idle process for an IDR (closed GOPs,
-    /// as phones record), 170 MB for a CRA of an open GOP, whose missing references FFmpeg's
-    /// decoder fills in with grey frames. Five frames cover the first and most of the second.
+    /// Memory a decode holds at its peak, from the header: one frame of the stream's size (1.5
+    /// samples a pixel at 4:2:0, 2 bytes deeper than 8 bits), the decoder's tables for it and for
+    /// the pictures an open GOP's keyframe names (about a byte a pixel each: HEVC's motion field
+    /// and slice map; these pictures' own samples cost one row, see video_bridge.c), plus FFmpeg's
+    /// other tables. Measured (bench/video-bench.sh, peak RSS above the idle process, the poster's
+    /// RGB and JPEG included): 46 MB for a 4K 10-bit HEVC IDR (25 MB a frame; closed GOPs, as
+    /// phones record), 69 MB for a CRA naming 4 pictures (x265's default open GOPs), 19 MB for
+    /// 1080p H.264. This gives 83 MB and 30 MB.
     func decodeBytes(_ stream: VideoDecoder.Stream) -> Int {
         let sampleBytes = stream.bits > 8 || stream.bits == 0 ? 2 : 1
-        return stream.size.width * stream.size.height * 3 / 2 * sampleBytes * 5 + (16 << 20)
+        let pixels = stream.size.width * stream.size.height
+        return pixels * 3 / 2 * sampleBytes + pixels * 5 + (16 << 20)
     }
 
     /// What makes poster bytes differ between builds: the photo renderer's and FFmpeg's versions.

@@ -54,7 +54,8 @@ int avideo_tag(const avideo *v, int index, const char **key, const char **value)
 int avideo_open_decoder(avideo *v, int64_t max_pixels);
 /* Seeks backward to the keyframe at or before `microseconds` from the start. */
 int avideo_seek(avideo *v, int64_t microseconds);
-/* Decodes the next frame of the chosen stream: keyframes only (sent one at a time and drained),
+/* Decodes the next frame of the chosen stream: keyframes only (sent one at a time and drained;
+ * the pictures an HEVC CRA keyframe names are made up in stand-ins of one row, not full frames),
  * or every frame in order. 0: a frame (see avideo_current), 1: none before the end or the packet
  * limit, -1: an error. */
 int avideo_decode(avideo *v, int keyframes_only, int max_packets);
