@@ -67,6 +67,22 @@ import Renditions
         #expect(stats.contains("\"videos\":1") && stats.contains("\"posters\":2") && stats.contains("\"skipped_audio_only\":1"), "\(stats)")
     }
 
+    /// An album of videos only has a poster (its first video's), and its videos are in the size
+    /// views and, once their dates are read, in the timeline like photos.
+    @Test func anAlbumOfVideosOnlyHasAPosterAndItsVideosAreInEveryView() throws {
+        let fixture = Fixture(["Clips/a.mp4": "video/Android_gps_3frames.mp4", "Clips/b.mov": "video/iPhone6_gps_rot90.mov"])
+        let fs = try fixture.fileSystem()
+        let poster = try fs.readAll("groups/Clips/thumbnail.jpg").get()
+        #expect(poster == (try fs.readAll("groups/Clips/a/thumbnail.jpg").get()) && poster.starts(with: [0xFF, 0xD8]))
+        #expect(try names(fs, "thumbnails/Clips") == ["a.jpg", "b.jpg"] && (try names(fs, "fullscreen/Clips")) == ["a.jpg", "b.jpg"])
+        #expect(try fs.readAll("thumbnails/Clips/b.jpg").get() == (try fs.readAll("groups/Clips/b/thumbnail.jpg").get()))
+        fs.readPendingProperties()
+        let years = try names(fs, "dates")
+        #expect(!years.isEmpty)
+        let days = try years.flatMap { year in try names(fs, "dates/\(year)").map { "dates/\(year)/\($0)" } }
+        #expect(try days.flatMap { try names(fs, $0) }.sorted() == ["a", "b"])
+    }
+
     /// A video FFmpeg cannot open is a broken asset, not a skipped file: its original still reads.
     @Test func aMalformedVideoIsBrokenAndItsOriginalReads() throws {
         let fixture = Fixture(["V/bad.mp4": "video/malformed_free_box.mp4"])
