@@ -1,6 +1,7 @@
 """Security: the source is never written (the suite runs on a read-only bind mount of it), links
 out of the source are not followed by default, loops never hang, other users read nothing they
 could not read before, and no name escapes the tree or merges two albums."""
+import json
 import os
 import pwd
 import shutil
@@ -8,7 +9,7 @@ import subprocess
 import time
 
 import bad_input
-from harness import BINARY, Mount, Scratch, TESTDATA
+from harness import BINARY, Mount, Scratch, TESTDATA, wait_until
 
 OTHER_USER = "assetfs-rel"
 
@@ -159,8 +160,13 @@ def ensure_other_user():
         subprocess.run(["useradd", "--no-create-home", "--shell", "/usr/sbin/nologin", OTHER_USER], check=True)
 
 
-def dated_asset_folders(mountpoint):
-    """Each photo's folder under dates/, by its source path (user.assetfs.source), as root sees them."""
+def dated_asset_folders(mountpoint, count):
+    """Each photo's folder under dates/, by its source path (user.assetfs.source), as root sees them,
+    once the background has dated all `count` photos (a busy machine takes a while after the mount)."""
+    def dated():
+        stats = json.loads(os.getxattr(mountpoint, "user.assetfs.stats"))
+        return sum(value for key, value in stats.items() if key.startswith("dates_")) >= count
+    wait_until(dated, 30)
     found = {}
     for folder, subfolders, _ in os.walk(os.path.join(mountpoint, "dates")):
         for name in subfolders:
@@ -206,7 +212,7 @@ def other_users(checks):
         mount = Mount(source, mountpoint, f"cache={cache},allow_other")
         try:
             groups = os.path.join(mountpoint, "groups")
-            dated = dated_asset_folders(mountpoint)
+            dated = dated_asset_folders(mountpoint, len(layout))
             paths = {}
             for relative, (_, allowed) in layout.items():
                 album, name = relative.rsplit("/", 1)
