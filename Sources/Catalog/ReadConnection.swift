@@ -136,10 +136,10 @@ final class ReadConnection: @unchecked Sendable {
     /// Keeps rows read in this snapshot (called with the connection held, after the query that
     /// read them): for the rest of it, and for later ones while the data version stays.
     func keep(photos: [CatalogStore.PhotoRow] = [], folders: [CatalogStore.Folder] = []) {
-        guard var snapshot = current else { return }
-        for photo in photos { snapshot.rows.keep(photo: photo) }
-        for folder in folders { snapshot.rows.keep(folder: folder) }
-        current = snapshot
+        guard current != nil else { return }
+        // In place (a copy of the snapshot would copy its rows on every keep).
+        for photo in photos { current?.rows.keep(photo: photo) }
+        for folder in folders { current?.rows.keep(folder: folder) }
         guard let version = dataVersionWithoutAsking() else { return }
         _ = recent.current(version)
         for photo in photos { recent.keep(photo: photo) }
