@@ -6,6 +6,7 @@ import PhotoSource
 import Posix
 import RenditionCache
 import Renditions
+import Synchronization
 
 /// `assetfs [OPTIONS] SOURCE MOUNTPOINT`: checks what libfuse would report without a fix,
 /// then mounts and (unless -f/-d) goes to the background once the mount is ready.
@@ -210,22 +211,25 @@ private final class WatcherHolder: @unchecked Sendable {
 }
 
 /// "scanning: N folders" on the terminal while a first scan runs in the foreground.
-final class ScanProgress: @unchecked Sendable {
+final class ScanProgress: Sendable {
     private let enabled: Bool
-    private var lastPrint = 0.0
+    private let lastPrint = Mutex(0.0)
 
     init(enabled: Bool) { self.enabled = enabled }
 
     func update(_ folders: Int) {
         guard enabled else { return }
         let now = Progress.now()
-        guard now - lastPrint > 0.5 else { return }
-        lastPrint = now
+        guard lastPrint.withLock({ last in
+            guard now - last > 0.5 else { return false }
+            last = now
+            return true
+        }) else { return }
         try? FileDescriptor.standardError.writeAll(Array("\rscanning SOURCE: \(folders) folders".utf8))
     }
 
     func finish() {
-        if enabled && lastPrint > 0 { try? FileDescriptor.standardError.writeAll(Array("\n".utf8)) }
+        if enabled && lastPrint.withLock({ $0 }) > 0 { try? FileDescriptor.standardError.writeAll(Array("\n".utf8)) }
     }
 }
 
