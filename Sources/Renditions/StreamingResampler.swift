@@ -41,10 +41,12 @@ struct StreamingResampler {
         defer { input.deallocate() }
         let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.maxTaps)
         defer { taps.deallocate() }
-        // One sample more than a row: the horizontal kernel reads RGB as 4-lane vectors.
-        let samples = UnsafeMutablePointer<Float>.allocate(capacity: inputSize.width * c + 1)
+        // Zeros after the row: the horizontal kernel reads RGB as 4-lane vectors, and up to
+        // `maxTaps` pixels from each output pixel's first tap (weights past its own taps are 0).
+        let padding = horizontal.maxTaps * c + 1
+        let samples = UnsafeMutablePointer<Float>.allocate(capacity: inputSize.width * c + padding)
         defer { samples.deallocate() }
-        samples[inputSize.width * c] = 0
+        (samples + inputSize.width * c).initialize(repeating: 0, count: padding)
 
         var rowsRead = 0
         var lastGood = -1

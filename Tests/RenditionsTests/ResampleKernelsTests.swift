@@ -20,8 +20,9 @@ import RenditionsKernels
         let inputWidth = 37, outputWidth = 11
         let filter = LanczosFilter(inputLength: inputWidth, outputLength: outputWidth)
         filter.validate(inputLength: inputWidth)
-        // One padding sample after the row: RGB is read as 4-lane vectors.
-        let input = (0..<(inputWidth * channels)).map { Float(($0 * 53) % 256) } + [0]
+        // Zeros after the row, as StreamingResampler leaves: RGB is read as 4-lane vectors, four
+        // output pixels at a time up to the most taps of the four.
+        let input = (0..<(inputWidth * channels)).map { Float(($0 * 53) % 256) } + [Float](repeating: 0, count: filter.maxTaps * channels + 1)
         var out = [Float](repeating: .nan, count: outputWidth * channels)
         out.withUnsafeMutableBufferPointer { o in
             resampleRow(input, into: o.baseAddress!, outputWidth: outputWidth, channels: channels, starts: filter.starts,
@@ -38,9 +39,9 @@ import RenditionsKernels
         }
     }
 
-    /// Rows of a length that is not a multiple of 8: the vector part and the rest.
+    /// Rows of a length that takes every part: 32-sample blocks, an 8-sample one and single samples.
     @Test func resampleColumnsMatchesTheDefinition() {
-        let length = 29, weights: [Float] = [-0.05, 0.3, 0.5, 0.3, -0.05]
+        let length = 75, weights: [Float] = [-0.05, 0.3, 0.5, 0.3, -0.05]
         let rows = (0..<weights.count).map { r in (0..<length).map { Float((($0 + 7 * r) * 37) % 256) } }
         var out = [UInt8](repeating: 0, count: length)
         let pointers = rows.map { row in row.withUnsafeBufferPointer { UnsafePointer<Float>($0.baseAddress!) } }
