@@ -2,8 +2,8 @@ import RenditionsKernels
 
 /// Resamples an image that arrives one row at a time, top to bottom, into `output`:
 /// each input row is filtered horizontally as it comes, and only the few filtered rows the
-/// vertical filter still needs are kept (a ring of `widestSpan` rows). Memory is the output
-/// plus that ring, whatever the input's size.
+/// vertical filter still needs are kept (a ring of `widestSpan` rows), and each output row goes
+/// out as soon as it is made. Memory is that ring and a few rows, whatever the input's size.
 ///
 /// The two passes (horizontal, and vertical with the rounding to bytes) are in
 /// `RenditionsKernels`, built -Ounchecked and vectorised; they trust the sizes and filter taps
@@ -29,9 +29,11 @@ struct StreamingResampler {
     }
 
     /// Pulls input rows through `nextRow` (which fills `width * channels` bytes and returns false
-    /// when the source has no more) and writes `output` (`outputSize` rows of 8-bit samples).
+    /// when the source has no more) and hands each output row (`outputSize.width * channels` 8-bit
+    /// samples, top to bottom) to `emit` as soon as it is made, in a buffer `emit` may change but
+    /// not keep: an encoder takes the rows as they come, with no image buffer between.
     /// Stops reading as soon as the last output row is made.
-    func run(into output: UnsafeMutablePointer<UInt8>, nextRow: (UnsafeMutablePointer<UInt8>) throws -> Bool) rethrows {
+    func run(nextRow: (UnsafeMutablePointer<UInt8>) throws -> Bool, emit: (UnsafeMutablePointer<UInt8>) throws -> Void) rethrows {
         let c = channels
         let outRowLength = outputSize.width * c
         let ringRows = vertical.widestSpan
@@ -41,6 +43,8 @@ struct StreamingResampler {
         defer { input.deallocate() }
         let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.maxTaps)
         defer { taps.deallocate() }
+        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: outRowLength)
+        defer { output.deallocate() }
         // Zeros after the row: the horizontal kernel reads RGB as 4-lane vectors, and up to
         // `maxTaps` pixels from each output pixel's first tap (weights past its own taps are 0).
         let padding = horizontal.maxTaps * c + 1
@@ -69,8 +73,9 @@ struct StreamingResampler {
             for k in 0..<count { taps[k] = UnsafePointer(ring + ((start + k) % ringRows) * outRowLength) }
             vertical.weights.withUnsafeBufferPointer { w in
                 resampleColumns(taps, weights: w.baseAddress! + y * vertical.maxTaps, count: count, length: outRowLength,
-                                into: output + y * outRowLength)
+                                into: output)
             }
+            try emit(output)
         }
     }
 

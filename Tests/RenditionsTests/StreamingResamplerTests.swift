@@ -105,18 +105,19 @@ import Testing
 
     private func resample(_ source: [UInt8], from: PixelSize, to: PixelSize, channels: Int, rowsAvailable: Int? = nil) -> [UInt8] {
         let resampler = StreamingResampler(from: from, to: to, channels: channels)
-        var output = [UInt8](repeating: 0, count: to.width * to.height * channels)
+        var output: [UInt8] = []
         var row = 0
         let rows = rowsAvailable ?? from.height
         let rowLength = from.width * channels
-        output.withUnsafeMutableBufferPointer { out in
-            resampler.run(into: out.baseAddress!) { destination in
-                guard row < rows else { return false }
-                for i in 0..<rowLength { destination[i] = source[row * rowLength + i] }
-                row += 1
-                return true
-            }
-        }
+        resampler.run(nextRow: { destination in
+            guard row < rows else { return false }
+            for i in 0..<rowLength { destination[i] = source[row * rowLength + i] }
+            row += 1
+            return true
+        }, emit: { made in
+            output += UnsafeBufferPointer(start: made, count: to.width * channels)
+        })
+        #expect(output.count == to.width * to.height * channels, "rows handed out")
         return output
     }
 }
