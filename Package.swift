@@ -39,7 +39,9 @@ let package = Package(
         .target(name: "CVideo", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
-        .target(name: "RenditionsKernels", swiftSettings: unchecked),
+        // The resampler's AVX2 code, chosen at run time (the file builds for any CPU).
+        .target(name: "CResampleKernels"),
+        .target(name: "RenditionsKernels", dependencies: ["CResampleKernels"], swiftSettings: unchecked),
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
                                                   "CVideo", "Posix", "PhotoSource", "RenditionsKernels"]),
         .target(name: "PhotoSource", dependencies: ["Posix"]),

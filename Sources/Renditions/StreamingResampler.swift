@@ -45,12 +45,23 @@ struct StreamingResampler {
         defer { taps.deallocate() }
         let output = UnsafeMutablePointer<UInt8>.allocate(capacity: outRowLength)
         defer { output.deallocate() }
-        // Zeros after the row: the horizontal kernel reads RGB as 4-lane vectors, and up to
-        // `maxTaps` pixels from each output pixel's first tap (weights past its own taps are 0).
-        let padding = horizontal.maxTaps * c + 1
-        let samples = UnsafeMutablePointer<Float>.allocate(capacity: inputSize.width * c + padding)
-        defer { samples.deallocate() }
-        (samples + inputSize.width * c).initialize(repeating: 0, count: padding)
+        // Zeros around the row: the horizontal kernel reads RGB as 4- and 8-lane vectors, from a
+        // pixel before the row (AVX2, a pair's first load) to `maxTaps` pixels from each output
+        // pixel's first tap (weights past its own taps are 0).
+        let before = c, after = horizontal.maxTaps * c + 8
+        let samplesBuffer = UnsafeMutablePointer<Float>.allocate(capacity: before + inputSize.width * c + after)
+        defer { samplesBuffer.deallocate() }
+        let samples = samplesBuffer + before
+        samplesBuffer.initialize(repeating: 0, count: before)
+        (samples + inputSize.width * c).initialize(repeating: 0, count: after)
+        let plan = c == 3 ? horizontal.starts.withUnsafeBufferPointer { starts in
+            horizontal.counts.withUnsafeBufferPointer { counts in
+                horizontal.weights.withUnsafeBufferPointer { weights in
+                    RGBRowPlan(outputWidth: outputSize.width, starts: starts.baseAddress!, counts: counts.baseAddress!,
+                               weights: weights.baseAddress!, stride: horizontal.maxTaps)
+                }
+            }
+        } : nil
 
         var rowsRead = 0
         var lastGood = -1
@@ -61,7 +72,7 @@ struct StreamingResampler {
                 if lastGood == rowsRead - 1, try nextRow(input) {
                     // Each input sample becomes a Float once, not once per tap.
                     for i in 0..<inputSize.width * c { samples[i] = Float(input[i]) }
-                    filterRow(samples, into: slot)
+                    filterRow(samples, into: slot, plan: plan)
                     lastGood = rowsRead
                 } else {
                     // A source that ends early repeats its last row rather than leaving garbage.
@@ -80,12 +91,12 @@ struct StreamingResampler {
     }
 
     @inline(__always)
-    private func filterRow(_ input: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
+    private func filterRow(_ input: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>, plan: RGBRowPlan?) {
         horizontal.weights.withUnsafeBufferPointer { w in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 horizontal.counts.withUnsafeBufferPointer { counts in
                     resampleRow(input, into: out, outputWidth: outputSize.width, channels: channels, starts: starts.baseAddress!,
-                                counts: counts.baseAddress!, weights: w.baseAddress!, stride: horizontal.maxTaps)
+                                counts: counts.baseAddress!, weights: w.baseAddress!, stride: horizontal.maxTaps, plan: plan)
                 }
             }
         }

@@ -1,3 +1,5 @@
+internal import CResampleKernels
+
 /// The two passes of the Lanczos resampler, which checked arithmetic slows down, and nothing else.
 /// This target alone is built `-Ounchecked` in release (Package.swift); bench/unchecked-bench.sh
 /// measures what that buys. The functions trust their arguments: they take raw pointers and
@@ -12,6 +14,28 @@
 /// whose latency (not the multiplications) bounds a single sum. So each pass keeps several
 /// independent sums in flight (four output pixels, or 32 samples), which the CPU overlaps: the
 /// same additions in the same order, the same bits, in about half the time of one sum at a time.
+///
+/// On CPUs with AVX2, CResampleKernels does the RGB horizontal pass (two output pixels a vector,
+/// from one load: `RGBRowPlan`) and the bulk of each vertical one (8 samples a vector), again the
+/// same operations in the same order; the code here does the rest, and everything elsewhere.
+
+/// Whether this CPU takes CResampleKernels' AVX2 code, asked once.
+let avx2 = aresample_avx2_available() != 0
+
+/// The AVX2 horizontal pass of RGB rows for one filter (CResampleKernels' plan: the weights laid
+/// out for it once, 8 floats a load). Nil where the CPU lacks AVX2, or memory: the portable code
+/// needs no plan.
+public final class RGBRowPlan {
+    fileprivate let plan: OpaquePointer
+
+    /// Over `outputWidth` pixels, with the tables `resampleRow` takes (read here, not kept).
+    public init?(outputWidth: Int, starts: UnsafePointer<Int>, counts: UnsafePointer<Int>, weights: UnsafePointer<Float>, stride: Int) {
+        guard avx2, let plan = aresample_rgb_plan_new(outputWidth, starts, counts, weights, stride) else { return nil }
+        self.plan = plan
+    }
+
+    deinit { aresample_rgb_plan_free(plan) }
+}
 
 /// The horizontal pass over one row: for every output sample `x` and channel `ch`,
 /// `out[x * channels + ch] = Σ weights[x * stride + k] * input[(starts[x] + k) * channels + ch]`
@@ -20,14 +44,17 @@
 ///
 /// Requires `starts` and `counts` to hold `outputWidth` entries with `counts[x] <= stride` and
 /// `starts[x] + counts[x]` within the input row, `weights` to hold `outputWidth * stride`
-/// entries, `out` to have room for `outputWidth * channels` samples, and (three channels) the
-/// input to be readable and finite up to `(starts[x] + stride) * 3 + 1` for every `x`: a group of
-/// output pixels runs to the most taps any of them has, the others adding taps of weight 0
-/// (`weights` past `counts[x]` must be 0), which leave a sum as it was.
+/// entries, `out` to have room for `outputWidth * channels` samples, and (three channels) zeros
+/// before and after the input row: one pixel before, and up to `(starts[x] + stride) * 3 + 8`
+/// for every `x`. A group of output pixels runs to the most taps any of them has, the others
+/// adding taps of weight 0 (`weights` past `counts[x]` must be 0), which leave a sum as it was.
+/// `plan`, for three channels, made from these tables: the AVX2 pass.
 public func resampleRow(_ input: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, outputWidth: Int,
                         channels: Int, starts: UnsafePointer<Int>, counts: UnsafePointer<Int>,
-                        weights: UnsafePointer<Float>, stride: Int) {
-    if channels == 3 {
+                        weights: UnsafePointer<Float>, stride: Int, plan: RGBRowPlan? = nil) {
+    if channels == 3, let plan {
+        aresample_row_rgb_avx2(plan.plan, input, out)
+    } else if channels == 3 {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
             UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
         }
@@ -84,7 +111,10 @@ public func resampleColumns(_ rows: UnsafePointer<UnsafePointer<Float>>, weights
     @inline(__always) func store(_ sum: SIMD8<Float>, _ i: Int) {
         for lane in 0..<8 { out[i + lane] = quantize(sum[lane]) }
     }
-    var i = 0
+    // (A C array of pointers is one of optional pointers to Swift: the same memory.)
+    var i = avx2 ? rows.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: count) {
+        aresample_columns_avx2($0, weights, count, length, out)
+    } : 0
     while i + 32 <= length {
         var s0 = SIMD8<Float>(repeating: 0), s1 = s0, s2 = s0, s3 = s0
         for k in 0..<count {
