@@ -60,6 +60,9 @@ import Testing
         Case(from: PixelSize(width: 1, height: 90), to: PixelSize(width: 1, height: 13), channels: 1),   // one column
         Case(from: PixelSize(width: 90, height: 1), to: PixelSize(width: 13, height: 1), channels: 4),
         Case(from: PixelSize(width: 300, height: 200), to: PixelSize(width: 16, height: 11), channels: 3), // ring far wider than the output
+        // RGB one and two pixels wide: the AVX2 pass's half pair and single pair (taps clamped at both edges)
+        Case(from: PixelSize(width: 9, height: 6), to: PixelSize(width: 1, height: 2), channels: 3),
+        Case(from: PixelSize(width: 9, height: 6), to: PixelSize(width: 2, height: 2), channels: 3),
     ]
 
     @Test(arguments: cases)
