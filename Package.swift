@@ -32,14 +32,16 @@ let package = Package(
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
-        .target(name: "CHEIF", linkerSettings: [.linkedLibrary("heif")]),
+        .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),  // libheif: loaded on first use
         .target(name: "CRaw", linkerSettings: [.linkedLibrary("raw_r")]),
         // Videos (issue 20): FFmpeg 5.1's demuxers, decoders and scaler, read through our own I/O,
-        // loaded on first use (dlopen): linked, they were 115 more libraries at every start.
+        // loaded on first use (dlopen) like libheif: linked, they were 115 more libraries at every start.
         .target(name: "CVideo", linkerSettings: [.linkedLibrary("dl")]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
-        .target(name: "RenditionsKernels", swiftSettings: unchecked),
+        // The resampler's AVX2 code, chosen at run time (the file builds for any CPU).
+        .target(name: "CResampleKernels"),
+        .target(name: "RenditionsKernels", dependencies: ["CResampleKernels"], swiftSettings: unchecked),
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
                                                   "CVideo", "Posix", "PhotoSource", "RenditionsKernels"]),
         .target(name: "PhotoSource", dependencies: ["Posix"]),

@@ -1,5 +1,6 @@
 #include "lcms_bridge.h"
 #include <lcms2.h>
+#include <math.h>
 #include <stdlib.h>
 
 struct alcms_transform {
@@ -95,6 +96,38 @@ void alcms_free(alcms_transform *t) {
 }
 
 int alcms_version(void) { return cmsGetEncodedCMMversion(); }
+
+/* A matrix/shaper RGB profile is sRGB when its colorants (D50-adapted, as lcms2's sRGB's) match
+   sRGB's to 5e-4 (vendors' copies differ by ~1e-4 in their s15Fixed16 rounding) and each of its
+   tone curves, followed by the inverse of sRGB's, leaves every 8-bit level within a quarter of a
+   level of where it was: a conversion to sRGB would change nothing but rounding. */
+int alcms_is_srgb(const uint8_t *icc, size_t length) {
+    if (!icc || length < 132 || length > (64u << 20)) return 0;
+    cmsContext ctx = new_context();
+    if (!ctx) return 0;
+    cmsHPROFILE profile = cmsOpenProfileFromMemTHR(ctx, icc, (cmsUInt32Number)length);
+    cmsHPROFILE srgb = cmsCreate_sRGBProfileTHR(ctx);
+    int same = profile && srgb && cmsGetColorSpace(profile) == cmsSigRgbData && cmsGetPCS(profile) == cmsSigXYZData
+        && cmsIsMatrixShaper(profile);
+    static const cmsTagSignature colorants[3] = {cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag};
+    static const cmsTagSignature curves[3] = {cmsSigRedTRCTag, cmsSigGreenTRCTag, cmsSigBlueTRCTag};
+    for (int i = 0; same && i < 3; i++) {
+        const cmsCIEXYZ *a = cmsReadTag(profile, colorants[i]), *b = cmsReadTag(srgb, colorants[i]);
+        same = a && b && fabs(a->X - b->X) < 5e-4 && fabs(a->Y - b->Y) < 5e-4 && fabs(a->Z - b->Z) < 5e-4;
+        const cmsToneCurve *curve = same ? cmsReadTag(profile, curves[i]) : NULL, *ours = same ? cmsReadTag(srgb, curves[i]) : NULL;
+        cmsToneCurve *back = ours ? cmsReverseToneCurve(ours) : NULL;
+        same = curve && back;
+        for (int level = 0; same && level < 256; level++) {
+            float again = cmsEvalToneCurveFloat(back, cmsEvalToneCurveFloat(curve, (float)level / 255)) * 255;
+            same = fabsf(again - (float)level) < 0.25f;
+        }
+        if (back) cmsFreeToneCurve(back);
+    }
+    if (profile) cmsCloseProfile(profile);
+    if (srgb) cmsCloseProfile(srgb);
+    cmsDeleteContext(ctx);
+    return same;
+}
 
 size_t alcms_srgb_profile(uint8_t *buffer, size_t capacity) {
     cmsContext ctx = new_context();

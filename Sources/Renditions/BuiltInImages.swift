@@ -57,6 +57,17 @@ enum BuiltInImages {
         let app1: [UInt8] = [0xFF, 0xE1, 0x00, UInt8(2 + 6 + tiff.count)] + Array("Exif\0\0".utf8) + tiff
         return Array(sample[..<2]) + app1 + Array(sample[(2 + exifLength)...])
     }
+
+    /// The sample with an sRGB profile embedded (lcms2's, in one APP2 ICC_PROFILE segment), as
+    /// most cameras and phones write: such a profile is recognised and not converted
+    /// (`ColourTransform.from(icc:channels:)`), and that path is fingerprinted too.
+    static func sRGBFingerprintSample() throws(RenditionError) -> [UInt8] {
+        let sample = try fingerprintSample()
+        let profile = ColourTransform.sRGBProfile
+        let length = 2 + 12 + 2 + profile.count
+        let app2: [UInt8] = [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + Array("ICC_PROFILE\0".utf8) + [1, 1] + profile
+        return Array(sample[..<2]) + app2 + Array(sample[2...])
+    }
 }
 
 extension Renderer {
@@ -71,7 +82,7 @@ extension Renderer {
         var hashed = Array(Renderer.decoderVersions.utf8)
         do {
             for sample in [try BuiltInImages.fingerprintSample(), try BuiltInImages.adobeRGBFingerprintSample(),
-                           FingerprintSamples.avif, FingerprintSamples.avifPQ, FingerprintSamples.heic10Bit] {
+                           try BuiltInImages.sRGBFingerprintSample(), FingerprintSamples.avif, FingerprintSamples.avifPQ, FingerprintSamples.heic10Bit] {
                 let file = try FileDescriptor.memoryFile(holding: sample)
                 defer { file.close() }
                 for side in [24, 100] {

@@ -17,9 +17,12 @@ final class ColourTransform {
 
     /// From an embedded profile, for pixels of `channels` (1 gray, 3 RGB). Nil when there is no
     /// profile, or lcms2 cannot use it, or it describes another colour space (a gray profile on
-    /// RGB pixels, a CMYK one): the pixels are then taken as sRGB, as browsers do.
+    /// RGB pixels, a CMYK one): the pixels are then taken as sRGB, as browsers do. Nil too for an
+    /// sRGB profile, the one most cameras and phones embed: converting sRGB to sRGB took a 24 MP
+    /// photo's 1920 px rendition from 93 to 160 ms of CPU to move no pixel by more than a level.
     static func from(icc: [UInt8]?, channels: Int) -> ColourTransform? {
         guard let icc, !icc.isEmpty else { return nil }
+        guard channels != 3 || icc.withUnsafeBufferPointer({ alcms_is_srgb($0.baseAddress, $0.count) }) == 0 else { return nil }
         let made = icc.withUnsafeBufferPointer { alcms_from_icc($0.baseAddress, $0.count, Int32(channels)) }
         return made.map { ColourTransform($0, channels: channels) }
     }

@@ -16,7 +16,9 @@ final class HEIFDecoder {
     let thumbnailColour: ColourTransform?
 
     init(file: FileDescriptor, path: String, format: String) throws(RenditionError) {
-        guard let decoder = aheif_decoder_new(file.rawValue) else { throw RenditionError(.unreadable, path: path, reason: "out of memory") }
+        guard let decoder = aheif_decoder_new(file.rawValue) else {
+            throw RenditionError(.unreadable, path: path, reason: aheif_unavailable().map { String(cString: $0) } ?? "out of memory")
+        }
         self.decoder = decoder
         self.path = path
         var h = aheif_header()

@@ -59,7 +59,8 @@ struct LanczosFilter {
     }
 
     /// Traps unless every output sample's taps lie inside `0..<inputLength` and inside its row
-    /// of `weights`: the contract of the unchecked `resampleRow`, which indexes with them unchecked.
+    /// of `weights`, the rest of that row 0: the contract of the unchecked `resampleRow`, which
+    /// indexes with them unchecked and runs a group of outputs to the most taps of the group.
     func validate(inputLength: Int) {
         precondition(starts.count == outputLength && counts.count == outputLength && weights.count == outputLength * maxTaps
                      && widestSpan <= maxTaps, "Lanczos filter: inconsistent tables")
@@ -67,6 +68,8 @@ struct LanczosFilter {
             let start = starts[i], count = counts[i]
             precondition(start >= 0 && count >= 1 && count <= widestSpan && start <= inputLength - count,
                          "Lanczos filter: output \(i) reads \(start)..<\(start &+ count) of \(inputLength)")
+            precondition(weights[(i * maxTaps + count)..<((i + 1) * maxTaps)].allSatisfy { $0 == 0 },
+                         "Lanczos filter: output \(i) has weights past its \(count) taps")
         }
     }
 

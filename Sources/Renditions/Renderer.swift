@@ -288,16 +288,28 @@ public struct Renderer: Sendable {
 
     /// Resamples `source` to `target` (stored orientation), converts to sRGB, orients and encodes.
     /// `reduce`: box-shrink first when the source is far larger (formats that cannot shrink while decoding).
+    /// Upright photos stream: each resampled row is converted and encoded as it comes, with no
+    /// image buffer (a 1920 px rendition held 7 MB, whose page faults cost as much as its encoding's
+    /// colour conversion). Other orientations read the rows in another order, so they are kept whole.
     private func finish(_ source: RowSource, target: PixelSize, reduce: Bool, orientation: Orientation, colour: ColourTransform?,
                         spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
         let factor = reduce ? max(1, min(source.size.width / target.width, source.size.height / target.height) / 2) : 1
         let rows = ReducedRows(source, factor: factor)
         let channels = rows.channels
+        let colour = colour?.channels == channels ? colour : nil
+        let upright = orientation.swapsAxes ? target.transposed : target
+        if orientation == .up {
+            let encoder = try JPEGEncoder(size: target, components: channels, quality: spec.quality, iccProfile: nil, path: name)
+            try resample(rows, to: target) { (row) throws(RenditionError) in
+                colour?.apply(row, count: target.width)
+                try encoder.write(row: row)
+            }
+            return Rendition(jpeg: try encoder.finish(), size: target, warnings: [])
+        }
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: target.width * target.height * channels)
         defer { pixels.deallocate() }
         try resample(rows, to: target, into: pixels)
-        if let colour, colour.channels == channels { colour.apply(pixels, count: target.width * target.height) }
-        let upright = orientation.swapsAxes ? target.transposed : target
+        colour?.apply(pixels, count: target.width * target.height)
         let jpeg = try encode(pixels, stored: target, upright: upright, channels: channels, orientation: orientation,
                               quality: spec.quality, name: name)
         return Rendition(jpeg: jpeg, size: upright, warnings: [])
@@ -305,13 +317,24 @@ public struct Renderer: Sendable {
 
     /// `rows` resampled (Lanczos3) to `target` into `pixels`.
     func resample(_ rows: ReducedRows, to target: PixelSize, into pixels: UnsafeMutablePointer<UInt8>) throws(RenditionError) {
+        var next = pixels
+        let rowLength = target.width * rows.channels
+        try resample(rows, to: target) { row in
+            next.update(from: row, count: rowLength)
+            next += rowLength
+        }
+    }
+
+    /// `rows` resampled (Lanczos3) to `target`, each output row handed to `emit` top to bottom.
+    func resample(_ rows: ReducedRows, to target: PixelSize,
+                  emit: (UnsafeMutablePointer<UInt8>) throws(RenditionError) -> Void) throws(RenditionError) {
         let resampler = StreamingResampler(from: rows.size, to: target, channels: rows.channels)
         do {
-            try resampler.run(into: pixels) { row throws(RenditionError) in try rows.nextRow(into: row) }
+            try resampler.run(nextRow: { row throws(RenditionError) in try rows.nextRow(into: row) }, emit: emit)
         } catch let error as RenditionError {
             throw error
         } catch {
-            fatalError("unreachable: the row source throws only RenditionError")
+            fatalError("unreachable: the row source and the row sink throw only RenditionError")
         }
     }
 

@@ -2,8 +2,8 @@ import RenditionsKernels
 
 /// Resamples an image that arrives one row at a time, top to bottom, into `output`:
 /// each input row is filtered horizontally as it comes, and only the few filtered rows the
-/// vertical filter still needs are kept (a ring of `widestSpan` rows). Memory is the output
-/// plus that ring, whatever the input's size.
+/// vertical filter still needs are kept (a ring of `widestSpan` rows), and each output row goes
+/// out as soon as it is made. Memory is that ring and a few rows, whatever the input's size.
 ///
 /// The two passes (horizontal, and vertical with the rounding to bytes) are in
 /// `RenditionsKernels`, built -Ounchecked and vectorised; they trust the sizes and filter taps
@@ -29,9 +29,11 @@ struct StreamingResampler {
     }
 
     /// Pulls input rows through `nextRow` (which fills `width * channels` bytes and returns false
-    /// when the source has no more) and writes `output` (`outputSize` rows of 8-bit samples).
+    /// when the source has no more) and hands each output row (`outputSize.width * channels` 8-bit
+    /// samples, top to bottom) to `emit` as soon as it is made, in a buffer `emit` may change but
+    /// not keep: an encoder takes the rows as they come, with no image buffer between.
     /// Stops reading as soon as the last output row is made.
-    func run(into output: UnsafeMutablePointer<UInt8>, nextRow: (UnsafeMutablePointer<UInt8>) throws -> Bool) rethrows {
+    func run(nextRow: (UnsafeMutablePointer<UInt8>) throws -> Bool, emit: (UnsafeMutablePointer<UInt8>) throws -> Void) rethrows {
         let c = channels
         let outRowLength = outputSize.width * c
         let ringRows = vertical.widestSpan
@@ -41,10 +43,25 @@ struct StreamingResampler {
         defer { input.deallocate() }
         let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.maxTaps)
         defer { taps.deallocate() }
-        // One sample more than a row: the horizontal kernel reads RGB as 4-lane vectors.
-        let samples = UnsafeMutablePointer<Float>.allocate(capacity: inputSize.width * c + 1)
-        defer { samples.deallocate() }
-        samples[inputSize.width * c] = 0
+        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: outRowLength)
+        defer { output.deallocate() }
+        // Zeros around the row: the horizontal kernel reads RGB as 4- and 8-lane vectors, from a
+        // pixel before the row (AVX2, a pair's first load) to `maxTaps` pixels from each output
+        // pixel's first tap (weights past its own taps are 0).
+        let before = c, after = horizontal.maxTaps * c + 8
+        let samplesBuffer = UnsafeMutablePointer<Float>.allocate(capacity: before + inputSize.width * c + after)
+        defer { samplesBuffer.deallocate() }
+        let samples = samplesBuffer + before
+        samplesBuffer.initialize(repeating: 0, count: before)
+        (samples + inputSize.width * c).initialize(repeating: 0, count: after)
+        let plan = c == 3 ? horizontal.starts.withUnsafeBufferPointer { starts in
+            horizontal.counts.withUnsafeBufferPointer { counts in
+                horizontal.weights.withUnsafeBufferPointer { weights in
+                    RGBRowPlan(outputWidth: outputSize.width, starts: starts.baseAddress!, counts: counts.baseAddress!,
+                               weights: weights.baseAddress!, stride: horizontal.maxTaps)
+                }
+            }
+        } : nil
 
         var rowsRead = 0
         var lastGood = -1
@@ -55,7 +72,7 @@ struct StreamingResampler {
                 if lastGood == rowsRead - 1, try nextRow(input) {
                     // Each input sample becomes a Float once, not once per tap.
                     for i in 0..<inputSize.width * c { samples[i] = Float(input[i]) }
-                    filterRow(samples, into: slot)
+                    filterRow(samples, into: slot, plan: plan)
                     lastGood = rowsRead
                 } else {
                     // A source that ends early repeats its last row rather than leaving garbage.
@@ -67,18 +84,19 @@ struct StreamingResampler {
             for k in 0..<count { taps[k] = UnsafePointer(ring + ((start + k) % ringRows) * outRowLength) }
             vertical.weights.withUnsafeBufferPointer { w in
                 resampleColumns(taps, weights: w.baseAddress! + y * vertical.maxTaps, count: count, length: outRowLength,
-                                into: output + y * outRowLength)
+                                into: output)
             }
+            try emit(output)
         }
     }
 
     @inline(__always)
-    private func filterRow(_ input: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>) {
+    private func filterRow(_ input: UnsafeMutablePointer<Float>, into out: UnsafeMutablePointer<Float>, plan: RGBRowPlan?) {
         horizontal.weights.withUnsafeBufferPointer { w in
             horizontal.starts.withUnsafeBufferPointer { starts in
                 horizontal.counts.withUnsafeBufferPointer { counts in
                     resampleRow(input, into: out, outputWidth: outputSize.width, channels: channels, starts: starts.baseAddress!,
-                                counts: counts.baseAddress!, weights: w.baseAddress!, stride: horizontal.maxTaps)
+                                counts: counts.baseAddress!, weights: w.baseAddress!, stride: horizontal.maxTaps, plan: plan)
                 }
             }
         }

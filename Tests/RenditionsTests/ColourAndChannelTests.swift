@@ -51,4 +51,28 @@ import Posix
         #expect(rendition.size == expected)
         #expect(PixelSize(width: decoded.width, height: decoded.height) == expected)
     }
+
+    /// sRGB profiles (HP's IEC61966-2.1 as cameras embed it, lcms2's own) need no conversion;
+    /// Adobe RGB and Display P3 ones do (each file's own profile, as the decoder reads it).
+    @Test(arguments: [("cameras/Apple_iPhone_4.jpg", false), ("cameras/Nikon_D5000.jpg", false),
+                      ("cameras/Canon_EOS_7D.jpg", true), ("formats/iPhone13mini_P3_gainmap.jpg", true)])
+    func onlyProfilesOtherThanSRGBAreConverted(_ file: String, converted: Bool) throws {
+        let descriptor = try FileDescriptor.openReadOnly(TestData.filePath(file))
+        defer { descriptor.close() }
+        let decoder = try JPEGDecoder(file: descriptor, path: file)
+        _ = try decoder.readHeader()
+        let icc = try #require(decoder.iccProfile(), "\(file) has a profile")
+        #expect((ColourTransform.from(icc: icc, channels: 3) != nil) == converted, "\(file)")
+        #expect(ColourTransform.from(icc: ColourTransform.sRGBProfile, channels: 3) == nil)
+    }
+
+    /// A JPEG with an sRGB profile renders as the same JPEG without one.
+    @Test func anSRGBProfileChangesNoByte() throws {
+        func render(_ jpeg: [UInt8]) throws -> [UInt8] {
+            let file = try FileDescriptor.memoryFile(holding: jpeg)
+            defer { file.close() }
+            return try Renderer().render(file, spec: RenditionSpec(longestSide: 100), name: "sample").jpeg
+        }
+        #expect(try render(BuiltInImages.sRGBFingerprintSample()) == render(BuiltInImages.fingerprintSample()))
+    }
 }

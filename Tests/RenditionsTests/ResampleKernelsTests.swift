@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Renditions
 import RenditionsKernels
@@ -5,27 +6,39 @@ import RenditionsKernels
 /// The -Ounchecked, vectorised kernels against plain Swift: the same results to the bit (sums in
 /// the same order), and rounding defined for every Float.
 @Suite struct ResampleKernelsTests {
+    /// Three times over: 42 samples, so that a 32-sample block (AVX2 where the CPU has it) rounds them too.
     @Test func roundingIsHalfUpAndClampsEverything() {
         let values: [Float] = [-5, -0.5, 0, 0.49, 0.5, 1.5, 127.4999, 254.5, 255, 300, .nan, .infinity, -.infinity, .greatestFiniteMagnitude]
-        var out = [UInt8](repeating: 7, count: values.count)
-        values.withUnsafeBufferPointer { row in
+        let row = values + values + values
+        var out = [UInt8](repeating: 7, count: row.count)
+        row.withUnsafeBufferPointer { row in
             let rows = [row.baseAddress!]
-            out.withUnsafeMutableBufferPointer { resampleColumns(rows, weights: [1], count: 1, length: values.count, into: $0.baseAddress!) }
+            out.withUnsafeMutableBufferPointer { resampleColumns(rows, weights: [1], count: 1, length: row.count, into: $0.baseAddress!) }
         }
-        #expect(out == [0, 0, 0, 0, 1, 2, 127, 255, 255, 255, 0, 255, 0, 255])
+        let expected: [UInt8] = [0, 0, 0, 0, 1, 2, 127, 255, 255, 255, 0, 255, 0, 255]
+        #expect(out == expected + expected + expected)
     }
 
-    @Test(arguments: [1, 3, 4])
-    func resampleRowMatchesTheDefinition(channels: Int) {
+    /// Every path: one and four channels, three with and without the AVX2 plan (where the CPU has
+    /// AVX2), over an odd output width (a pair short of its second pixel).
+    @Test(arguments: [(1, false), (3, false), (3, true), (4, false)])
+    func resampleRowMatchesTheDefinition(channels: Int, planned: Bool) throws {
         let inputWidth = 37, outputWidth = 11
         let filter = LanczosFilter(inputLength: inputWidth, outputLength: outputWidth)
         filter.validate(inputLength: inputWidth)
-        // One padding sample after the row: RGB is read as 4-lane vectors.
-        let input = (0..<(inputWidth * channels)).map { Float(($0 * 53) % 256) } + [0]
+        let plan = planned ? RGBRowPlan(outputWidth: outputWidth, starts: filter.starts, counts: filter.counts,
+                                        weights: filter.weights, stride: filter.maxTaps) : nil
+        try #require(!planned || plan != nil || !avx2Available, "no plan on a CPU with AVX2")
+        // Zeros around the row, as StreamingResampler leaves: a pixel before (the AVX2 pass's
+        // first load), and after it enough for 4- and 8-lane loads to the most taps of a group.
+        let input = (0..<(inputWidth * channels)).map { Float(($0 * 53) % 256) }
+        let padded = [Float](repeating: 0, count: channels) + input + [Float](repeating: 0, count: filter.maxTaps * channels + 8)
         var out = [Float](repeating: .nan, count: outputWidth * channels)
-        out.withUnsafeMutableBufferPointer { o in
-            resampleRow(input, into: o.baseAddress!, outputWidth: outputWidth, channels: channels, starts: filter.starts,
-                        counts: filter.counts, weights: filter.weights, stride: filter.maxTaps)
+        padded.withUnsafeBufferPointer { p in
+            out.withUnsafeMutableBufferPointer { o in
+                resampleRow(p.baseAddress! + channels, into: o.baseAddress!, outputWidth: outputWidth, channels: channels, starts: filter.starts,
+                            counts: filter.counts, weights: filter.weights, stride: filter.maxTaps, plan: plan)
+            }
         }
         for x in 0..<outputWidth {
             for ch in 0..<channels {
@@ -38,9 +51,15 @@ import RenditionsKernels
         }
     }
 
-    /// Rows of a length that is not a multiple of 8: the vector part and the rest.
+    /// Whether this CPU has AVX2, asked of the kernel (/proc/cpuinfo's flags).
+    var avx2Available: Bool {
+        ((try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? "").split(separator: "\n")
+            .contains { $0.hasPrefix("flags") && $0.split(separator: " ").contains("avx2") }
+    }
+
+    /// Rows of a length that takes every part: 32-sample blocks, an 8-sample one and single samples.
     @Test func resampleColumnsMatchesTheDefinition() {
-        let length = 29, weights: [Float] = [-0.05, 0.3, 0.5, 0.3, -0.05]
+        let length = 75, weights: [Float] = [-0.05, 0.3, 0.5, 0.3, -0.05]
         let rows = (0..<weights.count).map { r in (0..<length).map { Float((($0 + 7 * r) * 37) % 256) } }
         var out = [UInt8](repeating: 0, count: length)
         let pointers = rows.map { row in row.withUnsafeBufferPointer { UnsafePointer<Float>($0.baseAddress!) } }

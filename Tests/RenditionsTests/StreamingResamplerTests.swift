@@ -60,6 +60,9 @@ import Testing
         Case(from: PixelSize(width: 1, height: 90), to: PixelSize(width: 1, height: 13), channels: 1),   // one column
         Case(from: PixelSize(width: 90, height: 1), to: PixelSize(width: 13, height: 1), channels: 4),
         Case(from: PixelSize(width: 300, height: 200), to: PixelSize(width: 16, height: 11), channels: 3), // ring far wider than the output
+        // RGB one and two pixels wide: the AVX2 pass's half pair and single pair (taps clamped at both edges)
+        Case(from: PixelSize(width: 9, height: 6), to: PixelSize(width: 1, height: 2), channels: 3),
+        Case(from: PixelSize(width: 9, height: 6), to: PixelSize(width: 2, height: 2), channels: 3),
     ]
 
     @Test(arguments: cases)
@@ -105,18 +108,19 @@ import Testing
 
     private func resample(_ source: [UInt8], from: PixelSize, to: PixelSize, channels: Int, rowsAvailable: Int? = nil) -> [UInt8] {
         let resampler = StreamingResampler(from: from, to: to, channels: channels)
-        var output = [UInt8](repeating: 0, count: to.width * to.height * channels)
+        var output: [UInt8] = []
         var row = 0
         let rows = rowsAvailable ?? from.height
         let rowLength = from.width * channels
-        output.withUnsafeMutableBufferPointer { out in
-            resampler.run(into: out.baseAddress!) { destination in
-                guard row < rows else { return false }
-                for i in 0..<rowLength { destination[i] = source[row * rowLength + i] }
-                row += 1
-                return true
-            }
-        }
+        resampler.run(nextRow: { destination in
+            guard row < rows else { return false }
+            for i in 0..<rowLength { destination[i] = source[row * rowLength + i] }
+            row += 1
+            return true
+        }, emit: { made in
+            output += UnsafeBufferPointer(start: made, count: to.width * channels)
+        })
+        #expect(output.count == to.width * to.height * channels, "rows handed out")
         return output
     }
 }

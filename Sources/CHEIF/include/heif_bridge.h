@@ -29,6 +29,9 @@ typedef struct {
     aheif_colour thumb_colour;      /* the thumbnail item's own, AHEIF_COLOUR_NONE if it has none */
 } aheif_header;
 
+/* Why libheif, loaded on first use, cannot be used (a message), or NULL when it can. */
+const char *aheif_unavailable(void);
+/* NULL when out of memory or libheif is unavailable. */
 aheif_decoder *aheif_decoder_new(int fd);
 void aheif_decoder_free(aheif_decoder *d);
 const char *aheif_error(const aheif_decoder *d);

@@ -24,6 +24,9 @@ void alcms_apply(alcms_transform *t, uint8_t *pixels, size_t count);
 void alcms_free(alcms_transform *t);
 /* Writes lcms2's built-in sRGB profile into `buffer` (NULL: only the size); returns its size, 0 on error. */
 size_t alcms_srgb_profile(uint8_t *buffer, size_t capacity);
+/* 1 when the profile is sRGB, to within what 8-bit pixels show (a copy by another vendor, v2 or
+ * v4): a conversion to sRGB is then not needed. */
+int alcms_is_srgb(const uint8_t *icc, size_t length);
 /* The lcms2 version, for the renderer's fingerprint. */
 int alcms_version(void);
 
