@@ -6,7 +6,7 @@
 #
 # SwiftPM cannot build a libFuzzer target (it would need -sanitize=fuzzer on one product only and
 # no main), so this compiles the sources by hand, in dependency order, one module at a time:
-#   CJPEG, CLCMS, CPNG, CWebP, CGIF, CTIFF, CHEIF, CRaw, CVideo
+#   CJPEG, CLCMS, CPNG, CWebP, CGIF, CTIFF, CHEIF, CRaw, CVideo, CResampleKernels (AVX2 kernels)
 #               clang -fsanitize=fuzzer-no-link,address (coverage + ASan on our C bridges)
 #   Posix       swiftc -sanitize=fuzzer,address -emit-module  -> Posix.swiftmodule + Posix.o
 #   RenditionsKernels  the resampler's inner loops, edge coverage only (as Renditions, below)
@@ -31,7 +31,7 @@ if [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"
 # The C bridges: CJPEG and one per image library (issue 10), each with its own module map.
 BRIDGES=(CJPEG:jpeg_bridge:jpeg CLCMS:lcms_bridge:lcms2 CPNG:png_bridge:png16 CWebP:webp_bridge:webp,webpdemux
          CGIF:gif_bridge:gif CTIFF:tiff_bridge:tiff CHEIF:heif_bridge:heif CRaw:raw_bridge:raw_r
-         CVideo:video_bridge:dl)
+         CVideo:video_bridge:dl CResampleKernels:resample_avx2:)
 SWIFTFLAGS=(-O -g -swift-version 6 -parse-as-library -wmo -I "$OUT" -Xcc -fmodule-map-file="$SRC/CExif/module.modulemap"
             -Xcc -fmodule-map-file="$SRC/CLinux/module.modulemap")
 OBJECTS=()
