@@ -71,11 +71,11 @@ final class ReadConnection: @unchecked Sendable {
     private func scoped<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> (result: R, failed: Bool) {
         try use { (database) throws(E) -> (result: R, failed: Bool) in
             guard depth == 1 && !database.isInTransaction else { return (try body(), false) }
-            try? database.execute("BEGIN")
+            try? database.run("BEGIN")
             current = Snapshot(queriesBefore: database.queryCount)
             defer {
                 current = nil
-                try? database.execute("COMMIT")
+                try? database.run("COMMIT")
             }
             let result = try body()
             return (result, current?.failed ?? false)
@@ -87,8 +87,8 @@ final class ReadConnection: @unchecked Sendable {
     func renewSnapshot() {
         use { database in
             guard let snapshot = current else { return }
-            try? database.execute("COMMIT")
-            try? database.execute("BEGIN")
+            try? database.run("COMMIT")
+            try? database.run("BEGIN")
             current = Snapshot(queriesBefore: database.queryCount, failed: snapshot.failed)
         }
     }

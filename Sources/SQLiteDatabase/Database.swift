@@ -121,6 +121,16 @@ public final class Database: @unchecked Sendable {
     /// database, counted by tests and the benchmarks.
     public private(set) var queryCount = 0
 
+    /// Runs a statement of no rows and no bindings (BEGIN, COMMIT) through the prepared-statement
+    /// cache, where `execute` parses its text every time: for what runs around every request.
+    /// Transaction control, not counted in `queryCount`.
+    public func run(_ sql: String) throws(DatabaseError) {
+        let statement = try prepared(sql)
+        defer { sqlite3_reset(statement) }
+        let code = sqlite3_step(statement)
+        guard code == SQLITE_DONE || code == SQLITE_ROW else { throw error(code, sql) }
+    }
+
     /// Runs `sql` with `bindings`, calling `row` for each result row.
     public func query(_ sql: String, _ bindings: [Value] = [], row: (Row) -> Void = { _ in }) throws(DatabaseError) {
         queryCount += 1
