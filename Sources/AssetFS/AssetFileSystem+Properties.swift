@@ -67,8 +67,12 @@ extension AssetFileSystem {
         case .asset(let asset), .datedAsset(let asset): id = asset
         default: return
         }
-        guard let row = catalog.photo(id), row.photo.format.mayHoldMotion else { return }
-        _ = properties(of: row)
+        // One snapshot for the check (most photos have theirs); the photo is read outside it.
+        let missing: CatalogStore.PhotoRow? = catalog.snapshot {
+            guard let row = catalog.photo(id), row.photo.format.mayHoldMotion, catalog.properties(ofPhoto: id) == nil else { return nil }
+            return row
+        }
+        if let missing { _ = properties(of: missing) }
     }
 
     /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place; nil

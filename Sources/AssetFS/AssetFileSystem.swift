@@ -104,8 +104,9 @@ public final class AssetFileSystem: Sendable {
     /// looked into for a motion file) has its photo's properties read first, if the background has
     /// not yet: its files follow them (a Motion Photo shows motion.mp4), and the photo is read
     /// before the snapshot, which holds the catalog's reader, not during it.
+    /// Nested in another request, the outer one has prepared (and its snapshot would not see more).
     public func request<T>(preparing folder: UInt64? = nil, _ body: () -> Result<T, Errno>) -> Result<T, Errno> {
-        if let folder, let node = Node(inode: folder) { readPropertiesIfMissing(ofAsset: node) }
+        if let folder, let node = Node(inode: folder), !catalog.isInSnapshot { readPropertiesIfMissing(ofAsset: node) }
         return catalog.request(body) ?? .failure(.io)
     }
 

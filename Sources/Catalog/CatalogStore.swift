@@ -139,6 +139,9 @@ public final class CatalogStore: Sendable {
     /// which is an I/O error, never "no such file".
     public func request<R>(_ body: () -> R) -> R? { reader.request(body) }
 
+    /// Whether this thread is inside a request's (or another) snapshot.
+    public var isInSnapshot: Bool { reader.isInSnapshot }
+
     /// Lets a request in progress on this thread see what it has just stored (its snapshot began
     /// before). Call with no write in progress.
     public func seeOwnWrites() { reader.renewSnapshot() }

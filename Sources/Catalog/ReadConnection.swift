@@ -93,6 +93,9 @@ final class ReadConnection: @unchecked Sendable {
         }
     }
 
+    /// Whether the calling thread is inside a snapshot (another thread's, if any, is waited out).
+    var isInSnapshot: Bool { use { _ in current != nil } }
+
     /// Notes that a read failed (called with the connection held).
     func readFailed() { current?.failed = true }
 
