@@ -32,11 +32,12 @@ let package = Package(
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
-        .target(name: "CHEIF", linkerSettings: [.linkedLibrary("dl")]),  // libheif: loaded on first use
+        .target(name: "CLoadOnFirstUse", linkerSettings: [.linkedLibrary("dl")]),  // dlopen for CHEIF and CVideo
+        .target(name: "CHEIF", dependencies: ["CLoadOnFirstUse"]),  // libheif: loaded on first use
         .target(name: "CRaw", linkerSettings: [.linkedLibrary("raw_r")]),
         // Videos (issue 20): FFmpeg 5.1's demuxers, decoders and scaler, read through our own I/O,
         // loaded on first use (dlopen) like libheif: linked, they were 115 more libraries at every start.
-        .target(name: "CVideo", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CVideo", dependencies: ["CLoadOnFirstUse"]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
         // The resampler's AVX2 code, chosen at run time (the file builds for any CPU).

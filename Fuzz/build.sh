@@ -6,7 +6,8 @@
 #
 # SwiftPM cannot build a libFuzzer target (it would need -sanitize=fuzzer on one product only and
 # no main), so this compiles the sources by hand, in dependency order, one module at a time:
-#   CJPEG, CLCMS, CPNG, CWebP, CGIF, CTIFF, CHEIF, CRaw, CVideo, CResampleKernels (AVX2 kernels)
+#   CJPEG, CLCMS, CPNG, CWebP, CGIF, CTIFF, CHEIF, CRaw, CVideo, CResampleKernels (AVX2 kernels),
+#   CLoadOnFirstUse (dlopen for CHEIF and CVideo)
 #               clang -fsanitize=fuzzer-no-link,address (coverage + ASan on our C bridges)
 #   Posix       swiftc -sanitize=fuzzer,address -emit-module  -> Posix.swiftmodule + Posix.o
 #   RenditionsKernels  the resampler's inner loops, edge coverage only (as Renditions, below)
@@ -31,7 +32,7 @@ if [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"
 # The C bridges: CJPEG and one per image library (issue 10), each with its own module map.
 BRIDGES=(CJPEG:jpeg_bridge:jpeg CLCMS:lcms_bridge:lcms2 CPNG:png_bridge:png16 CWebP:webp_bridge:webp,webpdemux
          CGIF:gif_bridge:gif CTIFF:tiff_bridge:tiff CHEIF:heif_bridge:heif CRaw:raw_bridge:raw_r
-         CVideo:video_bridge:dl CResampleKernels:resample_avx2:)
+         CVideo:video_bridge: CResampleKernels:resample_avx2: CLoadOnFirstUse:load_on_first_use:dl)
 SWIFTFLAGS=(-O -g -swift-version 6 -parse-as-library -wmo -I "$OUT" -Xcc -fmodule-map-file="$SRC/CExif/module.modulemap"
             -Xcc -fmodule-map-file="$SRC/CLinux/module.modulemap")
 OBJECTS=()
@@ -47,7 +48,7 @@ for bridge in "${BRIDGES[@]}"; do
     } > "$OUT/$name.modulemap"
     SWIFTFLAGS+=(-Xcc -fmodule-map-file="$OUT/$name.modulemap")
     echo "fuzz: compiling $name" >&2
-    clang -fsanitize=fuzzer-no-link,address -O1 -g -fno-omit-frame-pointer -I "$SRC/$name/include" \
+    clang -fsanitize=fuzzer-no-link,address -O1 -g -fno-omit-frame-pointer -I "$SRC/$name/include" -I "$SRC/CLoadOnFirstUse/include" \
         -c "$SRC/$name/$file.c" -o "$OUT/$file.o"
     OBJECTS+=("$OUT/$file.o")
 done

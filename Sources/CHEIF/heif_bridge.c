@@ -11,8 +11,7 @@
  * and it brings libx265, libaom and dav1d along, so linking it cost every assetfs process (each
  * `render` of a JPEG) 5 ms of CPU at start-up, 8.3 -> 3 ms for `assetfs --version`. A machine
  * without it still shows other photos; a HEIC then fails with the reason. */
-#include <dlfcn.h>
-#include <pthread.h>
+#include "load_on_first_use.h"
 
 #define LIBHEIF_FUNCTIONS(X) \
     X(heif_context_alloc) \
@@ -57,24 +56,18 @@ static void load_libheif(void) {
     /* The soname of the major version compiled against (libheif keeps its ABI within one). */
     char soname[32];
     snprintf(soname, sizeof soname, "libheif.so.%d", LIBHEIF_NUMERIC_VERSION >> 24);
-    void *library = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
-    if (!library) {
-        snprintf(libheif_unavailable, sizeof libheif_unavailable, "libheif cannot be loaded: %s", dlerror());
-        return;
-    }
+    void *library = load_library(soname, "libheif", libheif_unavailable, sizeof libheif_unavailable);
+    if (!library) return;
 #define RESOLVE(name) \
-    if (!(libheif.name = (__typeof__(libheif.name))dlsym(library, #name))) { \
-        snprintf(libheif_unavailable, sizeof libheif_unavailable, "libheif lacks %s", #name); \
-        return; \
-    }
+    if (!(libheif.name = (__typeof__(libheif.name))load_function(library, #name, "libheif", libheif_unavailable, \
+                                                                 sizeof libheif_unavailable))) return;
     LIBHEIF_FUNCTIONS(RESOLVE)
 #undef RESOLVE
 }
 
 const char *aheif_unavailable(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, load_libheif);
-    return libheif_unavailable[0] ? libheif_unavailable : NULL;
+    return loaded_once(&once, load_libheif, libheif_unavailable);
 }
 
 /* Below, every libheif function is the one loaded. */

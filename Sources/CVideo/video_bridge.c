@@ -17,7 +17,7 @@
  * objects, which every assetfs process (each `render`, each `warm`) would otherwise load and
  * relocate at start-up, a video or not (7 -> 35 ms of CPU). A machine without them still shows
  * photos; a video then fails with the reason. */
-#include <dlfcn.h>
+#include "load_on_first_use.h"
 
 #define FFMPEG_FUNCTIONS(X) \
     X(avutil, av_buffer_allocz) \
@@ -79,19 +79,16 @@ static struct {
 static char ffmpeg_unavailable[256];
 
 static void load_ffmpeg(void) {
-    void *avutil = dlopen("libavutil.so." AV_STRINGIFY(LIBAVUTIL_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    void *swscale = dlopen("libswscale.so." AV_STRINGIFY(LIBSWSCALE_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    void *avcodec = dlopen("libavcodec.so." AV_STRINGIFY(LIBAVCODEC_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    void *avformat = dlopen("libavformat.so." AV_STRINGIFY(LIBAVFORMAT_VERSION_MAJOR), RTLD_NOW | RTLD_LOCAL);
-    if (!avutil || !swscale || !avcodec || !avformat) {
-        snprintf(ffmpeg_unavailable, sizeof ffmpeg_unavailable, "FFmpeg's libraries cannot be loaded: %s", dlerror());
-        return;
-    }
+    /* Each of FFmpeg's libraries by the soname of the major version compiled against. */
+#define LOAD(library, LIBRARY) \
+    void *library = load_library("lib" #library ".so." AV_STRINGIFY(LIB##LIBRARY##_VERSION_MAJOR), "FFmpeg", \
+                                 ffmpeg_unavailable, sizeof ffmpeg_unavailable); \
+    if (!library) return;
+    LOAD(avutil, AVUTIL) LOAD(swscale, SWSCALE) LOAD(avcodec, AVCODEC) LOAD(avformat, AVFORMAT)
+#undef LOAD
 #define RESOLVE(library, name) \
-    if (!(ffmpeg.name = (__typeof__(ffmpeg.name))dlsym(library, #name))) { \
-        snprintf(ffmpeg_unavailable, sizeof ffmpeg_unavailable, "FFmpeg's libraries lack %s", #name); \
-        return; \
-    }
+    if (!(ffmpeg.name = (__typeof__(ffmpeg.name))load_function(library, #name, "FFmpeg", ffmpeg_unavailable, \
+                                                               sizeof ffmpeg_unavailable))) return;
     FFMPEG_FUNCTIONS(RESOLVE)
 #undef RESOLVE
     ffmpeg.av_log_set_level(AV_LOG_QUIET);  /* FFmpeg logs to stderr by default; errors are returned instead */
@@ -103,8 +100,7 @@ static void load_ffmpeg(void) {
 
 const char *avideo_unavailable(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
-    pthread_once(&once, load_ffmpeg);
-    return ffmpeg_unavailable[0] ? ffmpeg_unavailable : NULL;
+    return loaded_once(&once, load_ffmpeg, ffmpeg_unavailable);
 }
 
 /* Below, every FFmpeg function is the one loaded. */
