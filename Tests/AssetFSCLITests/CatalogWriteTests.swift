@@ -37,6 +37,13 @@ extension Mounted {
         @Test func photosAddedWhileTheCacheFolderIsReadOnlyAppearOnceItIsWritable() throws {
             try withCacheFileSystem(size: "10m") { scratch, cacheFolder, mountWithCache in
                 let first = try mountWithCache()  // makes the catalog
+                // Its photo's properties too (read in the background): else the read-only mount
+                // below tries to store them as it starts, and says so before its log file is in use.
+                let dated = eventually(timeout: 20) {
+                    guard let stats = try? first.stats() else { return false }
+                    return (stats.datesExif ?? 0) + (stats.datesMtime ?? 0) == 1
+                }
+                #expect(dated)
                 first.unmount()
                 // Busy until the daemon has closed its files (it may still be exiting).
                 let readOnly = eventually(timeout: 30) { Command.run("mount", ["-o", "remount,ro", cacheFolder]).status == 0 }
