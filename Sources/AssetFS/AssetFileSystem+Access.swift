@@ -15,7 +15,7 @@ extension AssetFileSystem {
 
     /// The folder `inode` names, for a request that reads inside it (a lookup of a name in it, a
     /// listing), if `caller` may reach it. For a caller who reaches everything its existence is
-    /// not read first: what the request finds in it tells (`confirmed`). Others are checked as always.
+    /// not read first: what the request finds in it tells. Others are checked as always.
     func resolve(folder inode: UInt64, as caller: Credentials) -> Result<Node, Errno> {
         guard caller.reachesAllThisProcessReaches, let node = Node(inode: inode) else { return resolve(inode, as: caller) }
         return node.isDirectory ? .success(node) : .failure(.notDirectory)

@@ -239,13 +239,7 @@ public struct Renderer: Sendable {
     func resample(_ rows: ReducedRows, to target: PixelSize,
                   emit: (UnsafeMutablePointer<UInt8>) throws(RenditionError) -> Void) throws(RenditionError) {
         let resampler = StreamingResampler(from: rows.size, to: target, channels: rows.channels)
-        do {
-            try resampler.run(nextRow: { row throws(RenditionError) in try rows.nextRow(into: row) }, emit: emit)
-        } catch let error as RenditionError {
-            throw error
-        } catch {
-            fatalError("unreachable: the row source and the row sink throw only RenditionError")
-        }
+        try resampler.run(nextRow: { row throws(RenditionError) in try rows.nextRow(into: row) }, emit: emit)
     }
 
     func encode(_ pixels: UnsafeMutablePointer<UInt8>, stored: PixelSize, upright: PixelSize, channels: Int,

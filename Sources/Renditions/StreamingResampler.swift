@@ -33,7 +33,8 @@ struct StreamingResampler {
     /// samples, top to bottom) to `emit` as soon as it is made, in a buffer `emit` may change but
     /// not keep: an encoder takes the rows as they come, with no image buffer between.
     /// Stops reading as soon as the last output row is made.
-    func run(nextRow: (UnsafeMutablePointer<UInt8>) throws -> Bool, emit: (UnsafeMutablePointer<UInt8>) throws -> Void) rethrows {
+    func run<E: Error>(nextRow: (UnsafeMutablePointer<UInt8>) throws(E) -> Bool,
+                       emit: (UnsafeMutablePointer<UInt8>) throws(E) -> Void) throws(E) {
         let c = channels
         let outRowLength = outputSize.width * c
         let ringRows = vertical.widestSpan
