@@ -48,12 +48,15 @@ let package = Package(
         .target(name: "PhotoSource", dependencies: ["Posix"]),
         .target(name: "PhotoProperties", dependencies: ["CExif", "PhotoSource", "Renditions", "Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource", "SQLiteDatabase", "Posix"]),
+        // The mount's shape, defined once: the layout and its names, the sizes, inode numbers, the
+        // tree over the catalog's rows, and what the kernel must forget when rows change.
+        .target(name: "MountModel", dependencies: ["Catalog", "PhotoSource", "Renditions"]),
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "Posix"]),
         .target(name: "RenditionCache", dependencies: ["SQLiteDatabase", "Posix"]),
-        .target(name: "AssetFS", dependencies: ["Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "SQLiteDatabase", "Posix"]),
-        .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "Catalog", "Posix"]),
+        .target(name: "AssetFS", dependencies: ["MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "SQLiteDatabase", "Posix"]),
+        .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "MountModel", "Posix"]),
         .target(name: "DesktopThumbnails", dependencies: ["CLibPNG", "Posix"]),
-        .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
+        .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI", "Posix"]),
         // bench/video-bench.sh's poster maker, until the command line renders videos.
         .executableTarget(name: "video-poster", dependencies: ["Renditions", "Posix"], path: "bench/video-poster"),
@@ -65,9 +68,10 @@ let package = Package(
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
         .testTarget(name: "PhotoPropertiesTests", dependencies: ["PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
+        .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "PhotoSource", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
-        .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),
-        .testTarget(name: "FUSEAdapterTests", dependencies: ["FUSEAdapter", "AssetFS", "CFUSE"]),
+        .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),
+        .testTarget(name: "FUSEAdapterTests", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "CFUSE"]),
         .testTarget(name: "DesktopThumbnailsTests", dependencies: ["DesktopThumbnails", "Posix"]),
         .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix", "TestFixtures"]),
     ]

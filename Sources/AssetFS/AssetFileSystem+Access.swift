@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import Glibc
 import Posix
 
@@ -9,7 +10,7 @@ import Posix
 extension AssetFileSystem {
     /// The node `inode` names, if `caller` may reach it.
     func resolve(_ inode: UInt64, as caller: Credentials) -> Result<Node, Errno> {
-        guard let node = catalog.node(forInode: inode) else { return .failure(.notFound) }
+        guard let node = tree.node(forInode: inode) else { return .failure(.notFound) }
         return permits(node, as: caller) ? .success(node) : .failure(.permissionDenied)
     }
 
@@ -24,7 +25,7 @@ extension AssetFileSystem {
     /// The entry `name` of folder `parent`, if `caller` may reach it.
     func resolve(child name: [UInt8], of parent: Node, as caller: Credentials) -> Result<Node, Errno> {
         guard parent.isDirectory else { return .failure(.notDirectory) }
-        guard let node = catalog.child(of: parent, named: name) else { return .failure(.notFound) }
+        guard let node = tree.child(of: parent, named: name) else { return .failure(.notFound) }
         return permits(node, as: caller) ? .success(node) : .failure(.permissionDenied)
     }
 
@@ -33,13 +34,13 @@ extension AssetFileSystem {
     /// views' own folders show no photo. An album's poster is further checked against the photo
     /// it shows before that photo is rendered for them (`settleFirst`).
     func permits(_ node: Node, as caller: Credentials) -> Bool {
-        if caller.reachesAllThisProcessReaches || Self.showsNoPhoto(node) { return true }
+        if caller.reachesAllThisProcessReaches || node.showsNoPhoto { return true }
         switch node {
         case .album(let id), .viewAlbum(_, let id), .poster(let id):
             guard let folder = catalog.folder(id) else { return false }
             return access.mayList(folderAt: folder.relativePath, by: caller)
         default:
-            guard let row = catalog.photo(for: node), access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
+            guard let row = tree.photo(for: node), access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
             // A Live Photo's motion.mov is its movie: the caller must be able to read that too.
             guard case .file(_, .motion, _) = node.canonical, case .movie(let movie)? = catalog.motion(of: row) else { return true }
             return access.mayRead(photoAt: movie.photo.relativePath, by: caller)
@@ -62,13 +63,6 @@ extension AssetFileSystem {
     /// the kernel may then keep its entry for all; any other is looked up again by each user who
     /// walks to it, when other users can reach the mount.
     public static func isReachableByEveryone(_ inode: UInt64) -> Bool {
-        Node(inode: inode).map(showsNoPhoto) ?? false
-    }
-
-    static func showsNoPhoto(_ node: Node) -> Bool {
-        switch node {
-        case .root, .groups, .view, .dates, .year, .day: return true
-        case .album, .viewAlbum, .poster, .asset, .datedAsset, .file, .viewFile: return false
-        }
+        Node(inode: inode)?.showsNoPhoto ?? false
     }
 }

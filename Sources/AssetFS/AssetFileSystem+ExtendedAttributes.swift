@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import Foundation
 import PhotoProperties
 import PhotoSource
@@ -7,21 +8,17 @@ import Posix
 /// Extended attributes: the mount's statistics on its root, and on each asset folder its
 /// source path, why it is broken (if it is), and its photo's properties.
 extension AssetFileSystem {
-    public static let statsAttribute = Array("user.assetfs.stats".utf8)
-    public static let sourceAttribute = Array("user.assetfs.source".utf8)
-    public static let errorAttribute = Array("user.assetfs.error".utf8)
-
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
         (try? request { .success(attributeNames(inode, as: caller)) }.get()) ?? []
     }
 
     private func attributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
         switch try? resolve(inode, as: caller).get() {
-        case .root?: return [Self.statsAttribute]
+        case .root?: return [MountLayout.statsAttribute, MountLayout.sizesAttribute]
         case .asset(let id)?, .datedAsset(let id)?:
             guard let row = catalog.photo(id) else { return [] }
             let properties = properties(of: row)
-            return [Self.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [Self.errorAttribute])
+            return [MountLayout.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
                 + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
         default: return []
         }
@@ -35,11 +32,13 @@ extension AssetFileSystem {
         let resolved = resolve(inode, as: caller)
         if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
         switch (try? resolved.get(), name) {
-        case (.root?, Self.statsAttribute):
+        case (.root?, MountLayout.statsAttribute):
             return .success(Array(statisticsJSON().utf8))
-        case (.asset(let id)?, Self.sourceAttribute), (.datedAsset(let id)?, Self.sourceAttribute):
+        case (.root?, MountLayout.sizesAttribute):
+            return .success(Array(options.sizes.description.utf8))
+        case (.asset(let id)?, MountLayout.sourceAttribute), (.datedAsset(let id)?, MountLayout.sourceAttribute):
             return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
-        case (.asset(let id)?, Self.errorAttribute), (.datedAsset(let id)?, Self.errorAttribute):
+        case (.asset(let id)?, MountLayout.errorAttribute), (.datedAsset(let id)?, MountLayout.errorAttribute):
             return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         case (.asset(let id)?, _), (.datedAsset(let id)?, _):
             guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
@@ -54,7 +53,7 @@ extension AssetFileSystem {
 
     /// Why a photo cannot be shown, once a rendition of it has been tried.
     private func failure(of photo: Photo) -> String? {
-        [options.thumbnail, options.fullscreen].lazy.compactMap { [self] spec in
+        options.specs.lazy.compactMap { [self] spec in
             pipeline.knownFailure(RenditionRequest(root: root, photo: photo, spec: spec))
         }.first
     }

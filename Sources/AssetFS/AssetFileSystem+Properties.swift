@@ -1,7 +1,9 @@
 import Catalog
+import MountModel
 import PhotoProperties
 import PhotoSource
 import Posix
+import SQLiteDatabase
 
 /// Photos' properties: read once per version of a photo (in the background after a scan, or on
 /// the first request for one of its attributes), kept in the catalog, shown as extended
@@ -31,8 +33,8 @@ extension AssetFileSystem {
                 guard shouldContinue() else { break }
                 if let read = readProperties(row) { batch.append((row, Self.stored(read))) }
             }
-            do {
-                invalidate(try catalog.record(batch))
+            do throws(DatabaseError) {
+                invalidate(tree.invalidations(for: try catalog.record(batch)))
                 stored += batch.count
             } catch {
                 backlog.note(error)  // they stay queued: read again on the next pass
@@ -49,8 +51,8 @@ extension AssetFileSystem {
         guard let read = readProperties(row) else {
             return Self.stored(.unreadable(modificationNanoseconds: row.photo.identity.modificationNanoseconds, mediaType: row.photo.format.mimeType))
         }
-        do {
-            background.send(try catalog.record([(row, Self.stored(read))]))
+        do throws(DatabaseError) {
+            background.send(tree.invalidations(for: try catalog.record([(row, Self.stored(read))])))
             catalog.seeOwnWrites()  // a request's snapshot began before: the rest of it sees them
         } catch {
             backlog.note(error)
@@ -160,7 +162,7 @@ public enum PropertyAttribute: CaseIterable, Sendable {
         case .location: return properties.location.map { Array($0.utf8) }
         case .duration: return properties.duration.map { Array(Self.seconds($0).utf8) }
         case .codec: return properties.codec.map { Array($0.utf8) }
-        case .motion: return properties.motionFileName
+        case .motion: return MountLayout.motionName(properties)
         }
     }
 

@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import PhotoSource
 import Posix
 import Renditions
@@ -11,8 +12,8 @@ extension AssetFileSystem {
     public func open(_ inode: UInt64, as caller: Credentials, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
         let opening = request { () -> Result<Opening, Errno> in
             resolve(inode, as: caller).flatMap { node in
-                if case .file(_, let kind, _) = node.canonical, !kind.isRendition {
-                    guard let row = catalog.photo(for: node), let source = source(kind, of: row) else { return .failure(.notFound) }
+                if case .file(_, let kind, _) = node.canonical, !node.isRendition {
+                    guard let row = tree.photo(for: node), let source = source(kind, of: row) else { return .failure(.notFound) }
                     return .success(.original(source.photo, window: source.window))
                 }
                 guard let target = describe(node)?.rendition else { return .failure(node.isDirectory ? .isDirectory : .notFound) }

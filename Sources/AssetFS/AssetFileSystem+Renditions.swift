@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import PhotoSource
 import Posix
 import RenditionCache
@@ -11,7 +12,8 @@ extension AssetFileSystem {
     /// What a rendition node shows: one photo's rendition, or for an album poster the thumbnail
     /// of the first of its photos that renders.
     enum RenditionTarget {
-        case one(RenditionRequest)
+        /// At the priority of its size: a thumbnail never waits behind a bigger size.
+        case one(RenditionRequest, priority: WorkPriority)
         case firstRendering(album: Int64)
     }
 
@@ -25,8 +27,8 @@ extension AssetFileSystem {
     func settle(_ target: RenditionTarget, as caller: Credentials,
                 completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
         switch target {
-        case .one(let request):
-            pipeline.size(request, priority: request.spec == options.thumbnail ? .thumbnail : .interactive) { [self] result in
+        case .one(let request, let priority):
+            pipeline.size(request, priority: priority) { [self] result in
                 switch result {
                 case .success(let size): completion(.success(Settled(request: request, size: size)))
                 case .failure(.broken(let reason)): completion(placeholder(for: reason))
@@ -49,7 +51,7 @@ extension AssetFileSystem {
         guard permits(.asset(row.id), as: caller) else {
             return completion(.failure(.unavailable(.permissionDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
-        let request = RenditionRequest(root: root, photo: row.photo, spec: options.thumbnail)
+        let request = RenditionRequest(root: root, photo: row.photo, spec: options.spec(options.sizes.thumbnail))
         pipeline.size(request, priority: .thumbnail) { [self] result in
             switch result {
             case .success(let size): completion(.success(Settled(request: request, size: size)))

@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import Foundation
 import Glibc
 import PhotoProperties
@@ -60,6 +61,8 @@ public final class AssetFileSystem: Sendable {
     }
 
     public var catalog: CatalogStore { catalogConnection.value }
+    /// The mount's tree over the catalog: every name and inode number a request resolves.
+    public var tree: MountTree { MountTree(catalog: catalog, sizes: options.sizes) }
 
     /// Whether SOURCE is there (false while its disk is unplugged or it was moved away).
     public var isSourceOnline: Bool { online.load(ordering: .relaxed) }
@@ -79,7 +82,7 @@ public final class AssetFileSystem: Sendable {
 
     public func lookup(parent: UInt64, name: [UInt8], as caller: Credentials, completion: @escaping AttributesCompletion) {
         // Only a motion file's presence depends on properties; the other names need none read.
-        let found = request(preparing: CatalogStore.Motion.fileNames.contains(name) ? parent : nil) {
+        let found = request(preparing: MountLayout.motionNames.contains(name) ? parent : nil) {
             resolve(folder: parent, as: caller).flatMap { resolve(child: name, of: $0, as: caller) }.flatMap { describing($0.canonical) }
         }
         attributes(found, as: caller, completion: completion)
@@ -164,13 +167,13 @@ public final class AssetFileSystem: Sendable {
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 1), .firstRendering(album: id))
         case .asset, .datedAsset:
-            guard let owner = catalog.photo(for: node)?.photo.ownership else { return nil }
+            guard let owner = tree.photo(for: node)?.photo.ownership else { return nil }
             let readable = owner.permissions & 0o444
             return (Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 2), nil)
-        case .file(_, let kind, _), .viewFile(let kind, _, _):
-            guard let row = catalog.photo(for: node), let window = source(kind, of: row)?.window else { return nil }
+        case .file, .viewFile:
+            guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node), let window = source(kind, of: row)?.window else { return nil }
             let photo = row.photo
             // A size with a view has three names: in its asset folder, in the view and under dates/
             // (counted from the start: a photo is there as soon as its date is read); an original two.
@@ -178,9 +181,9 @@ public final class AssetFileSystem: Sendable {
                                         size: Int64(window.count),
                                         userID: photo.ownership.userID, groupID: photo.ownership.groupID,
                                         modificationNanoseconds: photo.ownership.modificationNanoseconds,
-                                        linkCount: FileKind.viewed.contains(kind) ? 3 : 2)
-            guard kind.isRendition else { return (attributes, nil) }
-            return (attributes, .one(RenditionRequest(root: root, photo: photo, spec: kind == .thumbnail ? options.thumbnail : options.fullscreen)))
+                                        linkCount: node.isRendition ? 3 : 2)
+            guard case .rendition(let slot) = kind, let size = options.sizes[slot] else { return (attributes, nil) }
+            return (attributes, .one(RenditionRequest(root: root, photo: photo, spec: options.spec(size)), priority: size.isThumbnail ? .thumbnail : .interactive))
         }
     }
 
@@ -188,7 +191,7 @@ public final class AssetFileSystem: Sendable {
     /// 0: a Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion.
     func source(_ kind: FileKind, of row: CatalogStore.PhotoRow) -> (photo: Photo, window: Range<Int64>)? {
         switch kind {
-        case .thumbnail, .fullscreen: return (row.photo, 0..<0)
+        case .rendition: return (row.photo, 0..<0)
         case .original: return (row.photo, 0..<row.photo.identity.size)
         case .motion:
             switch catalog.motion(of: row) {
@@ -202,8 +205,8 @@ public final class AssetFileSystem: Sendable {
     /// The inode of the folder holding folder `inode` (the root's is the root): what `..` is.
     public func parent(of inode: UInt64) -> Result<UInt64, Errno> {
         request {
-            guard let node = catalog.node(forInode: inode) else { return .failure(.notFound) }
-            guard let parent = catalog.parent(of: node) else { return .failure(.notDirectory) }
+            guard let node = tree.node(forInode: inode) else { return .failure(.notFound) }
+            guard let parent = tree.parent(of: node) else { return .failure(.notDirectory) }
             return .success(parent.inode)
         }
     }
@@ -216,7 +219,7 @@ public final class AssetFileSystem: Sendable {
     public func list(_ inode: UInt64, after cookie: Int64, limit: Int, as caller: Credentials) -> Result<[ListingEntry], Errno> {
         request(preparing: inode) {
             resolve(folder: inode, as: caller).flatMap { node in
-                guard let entries = catalog.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
+                guard let entries = tree.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
                 // A page of no stored row (past the end, or a folder since removed) asks whether the folder is still there.
                 if entries.allSatisfy({ Self.isListedAlways($0.node) }), case .failure(let error) = resolve(inode, as: caller) { return .failure(error) }
                 return .success(entries.filter { permits($0.node, as: caller) }.map {
@@ -247,10 +250,11 @@ public final class AssetFileSystem: Sendable {
                             progress: (Int) -> Void = { _ in }) -> Bool {
         let statistics = statistics
         let failures = Locked<[FilePath: DatabaseError]>([:])
+        let tree = tree
         let synchronizer = CatalogSynchronizer(reader: reader, catalog: catalog, willRead: { folder in
             Statistics.bump(statistics.foldersRead)
             watch(folder)
-        }, invalidate: invalidate, shouldContinue: shouldContinue, failed: { folder, error in failures.withLock { $0[folder] = error } })
+        }, changed: { invalidate(tree.invalidations(for: $0)) }, shouldContinue: shouldContinue, failed: { folder, error in failures.withLock { $0[folder] = error } })
         // What could not be written before is read and applied again with any later change.
         let retried = work == .everything ? work : .folders(work.folders.union(backlog.folders))
         do {

@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import Foundation
 import Posix
 

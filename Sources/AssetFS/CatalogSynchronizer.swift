@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import Foundation
 import Glibc
 import PhotoSource
@@ -15,8 +16,8 @@ struct CatalogSynchronizer: Sendable {
     let catalog: CatalogStore
     /// Called before a folder is read (the watcher watches it from then on).
     let willRead: @Sendable (FilePath) -> Void
-    /// Where invalidations go (the kernel, through the FUSE session).
-    let invalidate: @Sendable ([Invalidation]) -> Void
+    /// Where what changed goes (to the kernel, as what it must forget).
+    let changed: @Sendable ([CatalogChange]) -> Void
     /// Whether to go on (false once the mount is stopping).
     let shouldContinue: @Sendable () -> Bool
     /// A folder whose change could not be written (`CatalogBacklog` keeps it to try again).
@@ -60,12 +61,12 @@ struct CatalogSynchronizer: Sendable {
                 stack += listing.subfolders.reversed().map { (relative.appending($0.name), permissions) }
                 prefetcher?.expect(stack.reversed().lazy.map(\.0))
                 write(relative, on: writer) { () throws(DatabaseError) in
-                    try catalog.apply(listing, at: relative, inheritedPermissions: inherited).invalidations
+                    try catalog.apply(listing, at: relative, inheritedPermissions: inherited).changes
                 }
             } else {
                 do {
                     let update = try catalog.apply(listing, at: relative, inheritedPermissions: inherited)
-                    invalidate(update.invalidations)
+                    changed(update.changes)
                     stack += update.subfolders.filter(\.isNew).map { ($0.path, update.permissions) }.reversed()
                 } catch {
                     failed(relative, error)
@@ -96,9 +97,9 @@ struct CatalogSynchronizer: Sendable {
     }
 
     /// Applies `change` of `folder` now (no writer), or queues it on `writer`.
-    private func write(_ folder: FilePath, on writer: OrderedWriter?, _ change: @escaping @Sendable () throws(DatabaseError) -> [Invalidation]) {
-        let work: @Sendable () -> Void = { [invalidate, failed] in
-            do throws(DatabaseError) { invalidate(try change()) } catch { failed(folder, error) }
+    private func write(_ folder: FilePath, on writer: OrderedWriter?, _ change: @escaping @Sendable () throws(DatabaseError) -> [CatalogChange]) {
+        let work: @Sendable () -> Void = { [changed, failed] in
+            do throws(DatabaseError) { changed(try change()) } catch { failed(folder, error) }
         }
         if let writer { writer.enqueue(folder, work) } else { work() }
     }

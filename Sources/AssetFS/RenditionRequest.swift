@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import PhotoSource
 import Posix
 import RenditionCache

@@ -1,5 +1,6 @@
 import AssetFS
 import Catalog
+import MountModel
 import Glibc
 import Posix
 import RenditionCache
@@ -20,7 +21,7 @@ struct Configuration {
 
     /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
     /// the mount is always read-only, nodev, nosuid.
-    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "quality", "follow_symlinks", "show_housekeeping", "broken", "log", "recheck",
+    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "sizes", "quality", "follow_symlinks", "show_housekeeping", "broken", "log", "recheck",
                                     "decode_memory", "rw", "dev", "suid"]
 
     init(options: [(key: String, value: String)]) throws(UsageError) {
@@ -36,8 +37,12 @@ struct Configuration {
                     throw UsageError("-o decode_memory=\(value): at least \(Self.minimumDecodeMemory >> 20)M (a 12-megapixel progressive JPEG needs about 36M)")
                 }
                 decodeMemory = Int(clamping: bytes)
-            case "thumbnail_size": mount.thumbnailSize = try Self.number(value, key, 16...8192)
-            case "fullscreen_size": mount.fullscreenSize = try Self.number(value, key, 16...16384)
+            case "thumbnail_size": mount.sizes.resize(0, to: try Self.number(value, key, 16...8192))
+            case "fullscreen_size": mount.sizes.resize(1, to: try Self.number(value, key, RenditionSizes.longestSides))
+            case "sizes":
+                do throws(RenditionSizes.SizeError) { try mount.sizes.add(parsing: value) } catch {
+                    throw UsageError("-o sizes=\(value): \(error)")
+                }
             case "quality": mount.quality = try Self.number(value, key, 1...100)
             case "follow_symlinks": mount.followSymlinks = true
             case "show_housekeeping": mount.showsHousekeeping = true
@@ -83,11 +88,11 @@ struct Configuration {
     /// (the tree is then scanned at every mount).
     func catalogOpener(for realSource: FilePath) -> @Sendable () -> CatalogStore {
         { [self] in
-            do { return try CatalogStore(path: catalogPath(for: realSource), source: realSource) } catch {
+            do { return try CatalogStore(path: catalogPath(for: realSource), source: realSource, reservedAssetNames: MountLayout.reservedAssetNames) } catch {
                 let fallback = FilePath("/tmp/assetfs-catalog-\(getpid()).sqlite")
                 Log.warning("\(catalogPath(for: realSource)): cannot open the catalog (\(error)); using \(fallback) for this mount")
                 _ = fallback.withCString { unlink($0) }
-                do { return try CatalogStore(path: fallback, source: realSource) } catch {
+                do { return try CatalogStore(path: fallback, source: realSource, reservedAssetNames: MountLayout.reservedAssetNames) } catch {
                     fatalError("cannot open a catalog even in /tmp: \(error)")
                 }
             }

@@ -1,12 +1,21 @@
-/// Arguments of `warm` and `cache`: `-o` lists of assetfs's own options, `--flags`, positionals.
+/// Arguments of `warm` and `cache`: `-o` lists of assetfs's own options, `--flags`, `--name
+/// VALUE` (or `--name=VALUE`) for the names in `valued`, positionals.
 struct SubcommandArguments {
     var options: [(key: String, value: String)] = []
     var flags: Set<String> = []
+    var values: [String: String] = [:]
     var positional: [String] = []
 
-    init(_ arguments: [String], allowedFlags: Set<String>, command: String) throws(UsageError) {
+    init(_ arguments: [String], allowedFlags: Set<String>, valued: Set<String> = [], command: String) throws(UsageError) {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
+            if let name = valued.first(where: { argument == $0 || argument.hasPrefix($0 + "=") }) {
+                guard let value = argument == name ? rest.popFirst() : String(argument.dropFirst(name.count + 1)) else {
+                    throw UsageError("\(command): \(name) needs a value")
+                }
+                values[name] = value
+                continue
+            }
             if argument == "-o" || (argument.hasPrefix("-o") && argument.count > 2) {
                 guard let list = argument == "-o" ? rest.popFirst() : String(argument.dropFirst(2)) else {
                     throw UsageError("\(command): -o needs options, e.g. -o cache=FILE,thumbnail_size=256")

@@ -1,5 +1,6 @@
 import AssetFS
 import Catalog
+import MountModel
 import DesktopThumbnails
 import Dispatch
 import Glibc
@@ -95,10 +96,10 @@ extension ThumbnailsCommand {
         }
 
         /// What the thumbnails of `file` are checked against. `stat` of everything but a
-        /// fullscreen.jpg, which would render it just to learn its size.
+        /// fullscreen.jpg or a named size's file, which would render it just to learn its size.
         private func subject(for file: File, in job: Job, photoTime: Int64?) -> ThumbnailSubject? {
             let mime = mimeType(of: file, in: job)
-            if file.kind == .fullscreen {
+            if file.kind == .largerSize {
                 guard let photoTime else { return nil }
                 return ThumbnailSubject(path: file.path.bytes, modificationSeconds: photoTime, size: nil, mimeType: mime)
             }
@@ -120,9 +121,9 @@ extension ThumbnailsCommand {
         /// what its properties say, a motion file is the MP4 or QuickTime movie its name says.
         private func mimeType(of file: File, in job: Job) -> String? {
             switch file.kind {
-            case .poster, .thumbnail, .fullscreen: return SourceFormat.jpeg.mimeType
+            case .poster, .thumbnail, .largerSize: return SourceFormat.jpeg.mimeType
             case .original, .source: return job.originalType
-            case .motion: return file.path.lastComponent == CatalogStore.Motion.movieFileName ? SourceFormat.quickTime.mimeType : SourceFormat.mp4.mimeType
+            case .motion: return file.path.lastComponent == MountLayout.liveMotion ? SourceFormat.quickTime.mimeType : SourceFormat.mp4.mimeType
             }
         }
     }

@@ -1,5 +1,6 @@
 import AssetFS
 import Catalog
+import MountModel
 import DesktopThumbnails
 import Dispatch
 import Glibc
@@ -138,7 +139,8 @@ struct ThumbnailsCommand {
 
     /// What a file is, for where its facts come from.
     enum Kind: Sendable {
-        case poster, thumbnail, fullscreen, original, source
+        /// `thumbnail`: an asset's thumbnail; `largerSize`: its fullscreen or a named size.
+        case poster, thumbnail, largerSize, original, source
         /// A Motion Photo's `motion.mp4` or a Live Photo's `motion.mov`: the still's picture stands for it.
         case motion
     }
@@ -159,45 +161,44 @@ struct ThumbnailsCommand {
         var originalType: String? = nil
     }
 
-    private static let slash = UInt8(ascii: "/")
-    private static let thumbnailName = FileKind.thumbnail.fileName
-
-    /// Lists the mount (`readdir` only, which renders nothing) into jobs.
+    /// Lists the mount (`readdir` only, which renders nothing) into jobs, its sizes as its root's
+    /// `user.assetfs.sizes` tells them.
     static func jobs(mount: FilePath, source: FilePath?) throws(Errno) -> [Job] {
-        let groups = mount.appending(CatalogStore.groupsName)
+        let told = try? ExtendedAttributes.value(of: String(decoding: MountLayout.sizesAttribute, as: UTF8.self), at: mount)
+        let sizes = told.flatMap { try? RenditionSizes(description: String(decoding: $0, as: UTF8.self)) } ?? RenditionSizes()
+        let thumbnailName = sizes.thumbnail.fileName
+        let groups = mount.appending(MountLayout.groups)
         var jobs: [Job] = []
         for album in try Directory.entries(of: groups).map(\.name).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
             let folder = groups.appending(album)
             let names = try Directory.entries(of: folder).map(\.name).sorted { $0.lexicographicallyPrecedes($1) }
-            if names.contains(thumbnailName) {
-                let poster = folder.appending(thumbnailName)
+            if names.contains(MountLayout.poster) {
+                let poster = folder.appending(MountLayout.poster)
                 jobs.append(Job(picture: poster, assetFolder: nil, files: [File(path: poster, kind: .poster)]))
             }
             // Each view holds `<asset>.jpg` for every asset; an album missing there (changed meanwhile) just has none.
             func viewNames(_ view: [UInt8]) -> Set<[UInt8]> {
                 Set(((try? Directory.entries(of: mount.appending(view).appending(album))) ?? []).map(\.name))
             }
-            let thumbnailsView = viewNames(FileKind.thumbnail.viewName), fullscreenView = viewNames(FileKind.fullscreen.viewName)
-            for asset in names where asset != thumbnailName {
+            let views = sizes.map { (size: $0, names: viewNames($0.viewName)) }
+            for asset in names where asset != MountLayout.poster {
                 let assetFolder = folder.appending(asset)
                 guard let contents = try? Directory.entries(of: assetFolder).map(\.name) else { continue }  // gone, or not a folder
                 var files: [File] = []
                 for name in contents.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                    if name == thumbnailName { files.append(File(path: assetFolder.appending(name), kind: .thumbnail)) }
-                    else if name == FileKind.fullscreen.fileName { files.append(File(path: assetFolder.appending(name), kind: .fullscreen)) }
-                    else if name.starts(with: Array("original.".utf8)) { files.append(File(path: assetFolder.appending(name), kind: .original)) }
-                    else if CatalogStore.Motion.fileNames.contains(name) { files.append(File(path: assetFolder.appending(name), kind: .motion)) }
+                    if let size = sizes.size(fileNamed: name) {
+                        files.append(File(path: assetFolder.appending(name), kind: size.isThumbnail ? .thumbnail : .largerSize))
+                    } else if name.starts(with: Array("original.".utf8)) { files.append(File(path: assetFolder.appending(name), kind: .original)) }
+                    else if MountLayout.motionNames.contains(name) { files.append(File(path: assetFolder.appending(name), kind: .motion)) }
                 }
                 guard files.contains(where: { $0.kind == .thumbnail }) else { continue }
                 // Named as the mount names them: a long asset name gives a fitted view name.
-                let viewName = Naming.viewFileName(asset)
-                if thumbnailsView.contains(viewName) {
-                    files.append(File(path: mount.appending(FileKind.thumbnail.viewName).appending(album).appending(viewName), kind: .thumbnail))
+                let viewName = MountLayout.viewFileName(asset)
+                for view in views where view.names.contains(viewName) {
+                    files.append(File(path: mount.appending(view.size.viewName).appending(album).appending(viewName),
+                                      kind: view.size.isThumbnail ? .thumbnail : .largerSize))
                 }
-                if fullscreenView.contains(viewName) {
-                    files.append(File(path: mount.appending(FileKind.fullscreen.viewName).appending(album).appending(viewName), kind: .fullscreen))
-                }
-                if let source, let relative = try? ExtendedAttributes.value(of: String(decoding: AssetFileSystem.sourceAttribute, as: UTF8.self), at: assetFolder), !relative.isEmpty {
+                if let source, let relative = try? ExtendedAttributes.value(of: String(decoding: MountLayout.sourceAttribute, as: UTF8.self), at: assetFolder), !relative.isEmpty {
                     files.append(File(path: source.appending(FilePath(bytes: relative)), kind: .source))
                 }
                 let originalType = try? ExtendedAttributes.value(of: String(decoding: PropertyAttribute.type.name, as: UTF8.self), at: assetFolder)

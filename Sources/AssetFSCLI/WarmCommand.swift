@@ -1,5 +1,6 @@
 import AssetFS
 import Catalog
+import MountModel
 import Dispatch
 import Glibc
 import PhotoSource
@@ -8,20 +9,34 @@ import RenditionCache
 import Renditions
 import Synchronization
 
-/// `assetfs warm [--fullscreen] [-o OPTS] SOURCE`: brings the catalog up to date with SOURCE
-/// (unless a mount keeps it), then renders every thumbnail (and fullscreen) into the cache a mount
-/// of SOURCE with the same options uses, on all cores, with progress.
+/// `assetfs warm [--sizes LIST] [-o OPTS] SOURCE`: brings the catalog up to date with SOURCE
+/// (unless a mount keeps it), then renders every photo at the sizes named (the thumbnail unless
+/// told) into the cache a mount of SOURCE with the same options uses, on all cores, with progress.
 struct WarmCommand {
+    static let usage = "usage: assetfs warm [--sizes thumbnail,fullscreen,...|all] [--fullscreen] [-o OPTIONS] SOURCE"
     let configuration: Configuration
     let source: FilePath
-    let fullscreen: Bool
+    let sizes: [RenditionSize]
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try SubcommandArguments(arguments, allowedFlags: ["--fullscreen"], command: "warm")
-        guard parsed.positional.count == 1 else { throw UsageError("usage: assetfs warm [--fullscreen] [-o OPTIONS] SOURCE") }
+        let parsed = try SubcommandArguments(arguments, allowedFlags: ["--fullscreen"], valued: ["--sizes"], command: "warm")
+        guard parsed.positional.count == 1 else { throw UsageError(Self.usage) }
         configuration = try Configuration(options: parsed.options)
         source = try MountCommand.checkedSource(parsed.positional[0])
-        fullscreen = parsed.flags.contains("--fullscreen")
+        let all = configuration.mount.sizes
+        // --fullscreen: what it always meant, the thumbnail and the fullscreen.
+        let names = parsed.values["--sizes"].map { $0.split(separator: ",").map(String.init) }
+            ?? (parsed.flags.contains("--fullscreen") ? ["thumbnail", "fullscreen"] : ["thumbnail"])
+        var sizes: [RenditionSize] = []
+        for name in names {
+            if name == "all" { sizes = all.all; break }
+            guard let size = all.first(where: { $0.name == name }) else {
+                throw UsageError("warm: --sizes: no size '\(name)' (this mount's: \(all.map(\.name).joined(separator: ", ")), or all; add one with -o sizes=NAME:PX)")
+            }
+            if !sizes.contains(size) { sizes.append(size) }
+        }
+        guard !sizes.isEmpty else { throw UsageError(Self.usage) }
+        self.sizes = sizes
     }
 
     func run() throws(UsageError) -> Int32 {
@@ -49,7 +64,7 @@ struct WarmCommand {
             defer { progress.finish() }
             guard fileSystem.synchronize(.everything, progress: progress.update) else { throw UsageError("SOURCE '\(source)': cannot be read") }
         }
-        let specs = [configuration.mount.thumbnail] + (fullscreen ? [configuration.mount.fullscreen] : [])
+        let specs = sizes.map(configuration.mount.spec)
         let photos = fileSystem.catalog.allPhotos()
         let requests = photos.flatMap { photo in specs.map { RenditionRequest(root: realSource, photo: photo, spec: $0) } }
         let progress = Progress(total: requests.count)

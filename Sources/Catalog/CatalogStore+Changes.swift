@@ -2,16 +2,9 @@ import PhotoSource
 import Posix
 import SQLiteDatabase
 
-/// Something the kernel cached that a change made wrong, to be dropped with libfuse's
-/// `notify_inval_entry` / `notify_inval_inode` (sent outside request handlers).
-public enum Invalidation: Hashable, Sendable {
-    case entry(parent: UInt64, name: [UInt8])
-    case inode(UInt64)
-}
-
 /// What applying one folder's listing changed.
 public struct FolderUpdate: Sendable {
-    public var invalidations: [Invalidation] = []
+    public var changes: [CatalogChange] = []
     /// Its subfolders now, with whether the catalog knew them already.
     public var subfolders: [(path: FilePath, status: FileStatus, isNew: Bool)] = []
     /// What its subfolders inherit (no wider than this folder's own permissions).
@@ -28,7 +21,7 @@ extension CatalogStore {
     }
 
     /// Removes folder `relative` and everything under it (it is gone from SOURCE).
-    public func removeFolder(_ relative: FilePath) throws(DatabaseError) -> [Invalidation] {
+    public func removeFolder(_ relative: FilePath) throws(DatabaseError) -> [CatalogChange] {
         try change { db throws(DatabaseError) in try removeTree(relative, db) }
     }
 
@@ -111,13 +104,13 @@ extension CatalogStore {
             try db.query("UPDATE folders SET uid = ?, gid = ?, permissions = ?, mtime = ?, skipped = ? WHERE id = ?",
                          [.integer(Int64(ownership.userID)), .integer(Int64(ownership.groupID)), .integer(Int64(ownership.permissions)),
                           .integer(ownership.modificationNanoseconds), .integer(Int64(listing.skipped.count)), .integer(folder.id)])
-            update.invalidations += [.inode(Node.album(folder.id).inode)] + FileKind.viewed.map { .inode(Node.viewAlbum($0, album: folder.id).inode) }
+            update.changes.append(.folderAttributes(folder.id))
         } else {
             try db.query("UPDATE folders SET skipped = ? WHERE id = ?", [.integer(Int64(listing.skipped.count)), .integer(folder.id)])
         }
         try recordSkipped(listing, folder: folder.id, db)
         let wasAlbum = folder.photoCount > 0 && folder.albumName != nil
-        let photosChanged = try applyPhotos(listing.photos, folder: folder, firstSeen: firstSeen, db, into: &update.invalidations)
+        let photosChanged = try applyPhotos(listing.photos, folder: folder, firstSeen: firstSeen, db, into: &update.changes)
         let count = listing.photos.count
         if count != folder.photoCount {
             try db.query("UPDATE folders SET photo_count = ? WHERE id = ?", [.integer(Int64(count)), .integer(folder.id)])
@@ -127,13 +120,10 @@ extension CatalogStore {
             try db.query("UPDATE folders SET album_name = ? WHERE id = ?", [.blob(folder.albumName!), .integer(folder.id)])
         }
         if wasAlbum != (count > 0), let name = folder.albumName {
-            // The album appears or goes: the top listings change.
-            for parent in [Node.groups] + FileKind.viewed.map(Node.view) {
-                update.invalidations += [.entry(parent: parent.inode, name: name), .inode(parent.inode)]
-            }
+            update.changes.append(.albumListed(name: name))
         }
         if photosChanged {
-            update.invalidations.append(.inode(Node.poster(album: folder.id).inode))
+            update.changes.append(.albumPhotos(folder.id))
         }
         try applySubfolders(listing.subfolders, of: folder, db, into: &update)
         return update
@@ -162,10 +152,10 @@ extension CatalogStore {
     }
 
     /// Returns whether any photo came, went or changed. The photos of a folder `firstSeen` in this
-    /// apply need no invalidations of their own: the kernel has never seen a name in it (a first
-    /// scan is all such folders, and spent a tenth of its writing on building them).
+    /// apply need no changes of their own: no reader has seen a name in it (a first scan is all
+    /// such folders, and spent a tenth of its writing on building them).
     private func applyPhotos(_ photos: [Photo], folder: Folder, firstSeen: Bool, _ db: Database,
-                             into invalidations: inout [Invalidation]) throws(DatabaseError) -> Bool {
+                             into changes: inout [CatalogChange]) throws(DatabaseError) -> Bool {
         var stored: [PhotoRow] = []
         if !firstSeen {
             try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? ORDER BY p.id",
@@ -177,16 +167,16 @@ extension CatalogStore {
         var kept: [PhotoRow] = []
         for row in stored {
             guard let now = fresh[Naming.Key(row.photo.fileName)] else {
-                invalidations += try Self.timelineInvalidations(ofPhoto: row.id, db)
+                changes += try Self.timelineChanges(ofPhoto: row.id, db)
                 try db.query("DELETE FROM photos WHERE id = ?", [.integer(row.id)])
-                invalidations += Self.entries(of: row, album: album) + [.inode(Node.asset(row.id).inode)] + Self.fileInodes(of: row)
+                changes += [.assetName(album: album, name: row.assetName), .photo(row.id, version: row.version)]
                 changed = true
                 continue
             }
             kept.append(row)
             if now.identity != row.photo.identity {
                 // A new version: its properties are read again (triggers in CatalogStore+Properties.swift).
-                invalidations += try Self.timelineInvalidations(ofPhoto: row.id, db)
+                changes += try Self.timelineChanges(ofPhoto: row.id, db)
                 try db.query("""
                     INSERT OR REPLACE INTO retired(photo, version, relpath, inode, size, mtime, ctime, uid, gid, permissions)
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -194,18 +184,14 @@ extension CatalogStore {
                 try db.query("""
                     UPDATE photos SET inode = ?, size = ?, mtime = ?, ctime = ?, uid = ?, gid = ?, permissions = ?, version = version + 1, format = ? WHERE id = ?
                     """, Self.identityValues(now) + [.text(now.format.rawValue), .integer(row.id)])
-                invalidations += FileKind.allCases.map { .entry(parent: Node.asset(row.id).inode, name: $0.fileName(of: row.photo)) }
-                if now.originalFileName != row.photo.originalFileName {
-                    invalidations += [.entry(parent: Node.asset(row.id).inode, name: now.originalFileName), .inode(Node.asset(row.id).inode)]
-                }
-                invalidations += FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: Naming.viewFileName(row.assetName)) }
-                invalidations += Self.fileInodes(of: row) + [.inode(Node.asset(row.id).inode)]
+                changes += [.photoFiles(row.id, originalNames: [row.photo.originalFileName, now.originalFileName]),
+                            .assetName(album: album, name: row.assetName), .photo(row.id, version: row.version)]
                 changed = true
             } else if now.ownership != row.photo.ownership {
                 try db.query("UPDATE photos SET uid = ?, gid = ?, permissions = ? WHERE id = ?",
                              [.integer(Int64(now.ownership.userID)), .integer(Int64(now.ownership.groupID)),
                               .integer(Int64(now.ownership.permissions)), .integer(row.id)])
-                invalidations += [.inode(Node.asset(row.id).inode)] + Self.fileInodes(of: row)
+                changes.append(.photo(row.id, version: row.version))
             }
         }
         let known = Set(stored.map { Naming.Key($0.photo.fileName) })
@@ -213,18 +199,16 @@ extension CatalogStore {
         guard !added.isEmpty else { return changed }
         // New photos get names that clash with no name already shown; shown names never change.
         let allFiles = (kept.map(\.photo) + added).map { (name: $0.fileName, format: $0.format) }
-        let candidates = Array(Naming.assetNames(files: allFiles).suffix(added.count))
-        let names = Naming.deduplicated(candidates, reserved: kept.map(\.assetName) + [Naming.poster])
+        let candidates = Array(Naming.assetNames(files: allFiles, reserved: reservedAssetNames).suffix(added.count))
+        let names = Naming.deduplicated(candidates, reserved: kept.map(\.assetName) + reservedAssetNames)
         for (photo, name) in zip(added, names) {
             try db.query("""
                 INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(album), .blob(photo.fileName), .blob(name)] + Self.identityValues(photo) + [.text(photo.format.rawValue)])
             try db.query("INSERT OR IGNORE INTO undated VALUES (?)", [.integer(db.lastInsertedRow)])
             guard !firstSeen else { continue }
-            invalidations += [.entry(parent: Node.album(album).inode, name: name)]
-                + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: Naming.viewFileName(name)) }
+            changes.append(.assetName(album: album, name: name))
         }
-        invalidations += [.inode(Node.album(album).inode)] + FileKind.viewed.map { .inode(Node.viewAlbum($0, album: album).inode) }
         return true
     }
 
@@ -239,29 +223,26 @@ extension CatalogStore {
             update.subfolders.append((path, status, !known.contains(path.bytes)))
         }
         for gone in known.subtracting(present) {
-            update.invalidations += try removeTree(FilePath(bytes: gone), db)
+            update.changes += try removeTree(FilePath(bytes: gone), db)
         }
     }
 
-    private func removeTree(_ relative: FilePath, _ db: Database) throws(DatabaseError) -> [Invalidation] {
+    private func removeTree(_ relative: FilePath, _ db: Database) throws(DatabaseError) -> [CatalogChange] {
         var folders: [Folder] = []
         // The folder and every path below it: relpath = r, or r/ ≤ relpath < r0 ('0' follows '/').
         try db.query("SELECT \(Self.folderColumns) FROM folders WHERE relpath = ? OR (relpath >= ? AND relpath < ?)",
                      [.blob(relative.bytes), .blob(relative.bytes + [0x2F]), .blob(relative.bytes + [0x30])]) { folders.append(Self.folder($0)) }
-        var invalidations: [Invalidation] = []
+        var changes: [CatalogChange] = []
         for folder in folders {
             if folder.photoCount > 0, let name = folder.albumName {
-                for parent in [Node.groups] + FileKind.viewed.map(Node.view) {
-                    invalidations += [.entry(parent: parent.inode, name: name), .inode(parent.inode)]
-                }
-                invalidations.append(.inode(Node.album(folder.id).inode))
+                changes += [.albumListed(name: name), .albumPhotos(folder.id)]
             }
-            invalidations += try Self.timelineInvalidations(inFolder: folder.id, db)
+            changes += try Self.timelineChanges(inFolder: folder.id, db)
             try db.query("DELETE FROM photos WHERE folder = ?", [.integer(folder.id)])
             try db.query("DELETE FROM skipped WHERE folder = ?", [.integer(folder.id)])
             try db.query("DELETE FROM folders WHERE id = ?", [.integer(folder.id)])
         }
-        return invalidations
+        return changes
     }
 
     /// `Dir／Sub`, or `Dir／Sub (2)` when another folder took that name first; at most 255 bytes.
@@ -276,15 +257,6 @@ extension CatalogStore {
             let suffix = Array(" (\(n))".utf8)
             candidate = Naming.fitted(base, limit: Naming.maxNameBytes - suffix.count) + suffix
         }
-    }
-
-    private static func entries(of row: PhotoRow, album: Int64) -> [Invalidation] {
-        [.entry(parent: Node.album(album).inode, name: row.assetName)]
-            + FileKind.viewed.map { .entry(parent: Node.viewAlbum($0, album: album).inode, name: Naming.viewFileName(row.assetName)) }
-    }
-
-    private static func fileInodes(of row: PhotoRow) -> [Invalidation] {
-        FileKind.allCases.map { .inode(Node.file(photo: row.id, kind: $0, version: row.version).inode) }
     }
 
     private static func identityValues(_ photo: Photo) -> [Database.Value] {

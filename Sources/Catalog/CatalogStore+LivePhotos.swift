@@ -22,17 +22,6 @@ extension CatalogStore {
         /// A Live Photo's movie, a file of its own.
         case movie(PhotoRow)
 
-        /// A Live Photo's movie keeps QuickTime's extension, as Apple's exports do.
-        public static let movieFileName = Array("motion.mov".utf8)
-        /// Every name a motion file can have.
-        public static let fileNames = [FileKind.motion.fileName, movieFileName]
-
-        public var fileName: [UInt8] {
-            switch self {
-            case .embedded: return FileKind.motion.fileName
-            case .movie: return Self.movieFileName
-            }
-        }
     }
 
     /// The motion of photo `row`, once its properties say it has one.
@@ -43,9 +32,9 @@ extension CatalogStore {
     }
 
     /// Pairs `photo`, whose properties were just recorded with Live Photo `identifier`, with the
-    /// other half in its folder, if that is there and free; adds what the kernel must forget: the
-    /// movie's names in its album, views and day, and the still's asset folders.
-    func pairLivePhoto(_ photo: PhotoRow, identifier: String, _ db: Database, into invalidations: inout Set<Invalidation>) throws(DatabaseError) {
+    /// other half in its folder, if that is there and free; adds what changed: the movie leaves
+    /// its album and its day, and the still gains a motion.
+    func pairLivePhoto(_ photo: PhotoRow, identifier: String, _ db: Database, into changes: inout Set<CatalogChange>) throws(DatabaseError) {
         let isMovie = photo.photo.format == .quickTime
         guard isMovie || photo.photo.format.mayHoldMotion else { return }
         let partnerFormats = isMovie ? "'\(SourceFormat.jpeg.rawValue)', '\(SourceFormat.heif.rawValue)'" : "'\(SourceFormat.quickTime.rawValue)'"
@@ -62,15 +51,7 @@ extension CatalogStore {
         guard db.changes > 0 else { return }
         var movieName: [UInt8] = []
         try db.query("SELECT asset_name FROM photos WHERE id = ?", [.integer(movie)]) { movieName = $0.blob(0) }
-        invalidations.insert(.inode(Node.album(photo.folder).inode))
-        invalidations.insert(.entry(parent: Node.album(photo.folder).inode, name: movieName))
-        for kind in FileKind.viewed {
-            invalidations.insert(.inode(Node.viewAlbum(kind, album: photo.folder).inode))
-            invalidations.insert(.entry(parent: Node.viewAlbum(kind, album: photo.folder).inode, name: Naming.viewFileName(movieName)))
-        }
-        invalidations.formUnion(try Self.timelineInvalidations(ofPhoto: movie, db))
-        for folder in [Node.asset(still), .datedAsset(still)] {
-            invalidations.formUnion([.inode(folder.inode), .entry(parent: folder.inode, name: Motion.movieFileName)])
-        }
+        changes.formUnion([.albumPhotos(photo.folder), .assetName(album: photo.folder, name: movieName), .motionAppeared(still)])
+        changes.formUnion(try Self.timelineChanges(ofPhoto: movie, db))
     }
 }

@@ -42,7 +42,6 @@ extension CatalogStore {
             DELETE FROM live_pairs WHERE movie = old.id OR still = old.id; END;
         """
 
-    public static let datesName = Array("dates".utf8)
 
     /// A photo's properties as stored (the catalog knows nothing of EXIF: AssetFS fills these in).
     public struct Properties: Sendable, Equatable {
@@ -67,10 +66,6 @@ extension CatalogStore {
         /// A Live Photo still's movie, once paired (read only: `record` pairs).
         public internal(set) var pairedMovie: Int64?
 
-        /// The name of the asset folder's motion file (`Motion`), if the photo has one.
-        public var motionFileName: [UInt8]? {
-            pairedMovie != nil ? Motion.movieFileName : motion != nil ? FileKind.motion.fileName : nil
-        }
         /// Its name in its day's folder (given by `record`).
         public var datedName: [UInt8] = []
 
@@ -148,20 +143,20 @@ extension CatalogStore {
     /// Stores what was read of each photo, for the version it was read at (a photo changed or
     /// removed since is passed over), giving each its name in its day's folder: the asset's name,
     /// or with ` (N)` when another photo of that day has it. A name, once given, stays while the
-    /// photo stays on that day. Returns what the kernel must forget.
+    /// photo stays on that day. Returns what changed.
     @discardableResult
-    public func record(_ batch: [(photo: PhotoRow, properties: Properties)]) throws(DatabaseError) -> [Invalidation] {
+    public func record(_ batch: [(photo: PhotoRow, properties: Properties)]) throws(DatabaseError) -> [CatalogChange] {
         guard !batch.isEmpty else { return [] }
         return try change { db throws(DatabaseError) in
-            var invalidations: Set<Invalidation> = []
+            var changes: Set<CatalogChange> = []
             for (photo, properties) in batch {
-                try record(photo, properties, db, into: &invalidations)
+                try record(photo, properties, db, into: &changes)
             }
-            return Array(invalidations)
+            return Array(changes)
         }
     }
 
-    private func record(_ photo: PhotoRow, _ properties: Properties, _ db: Database, into invalidations: inout Set<Invalidation>) throws(DatabaseError) {
+    private func record(_ photo: PhotoRow, _ properties: Properties, _ db: Database, into changes: inout Set<CatalogChange>) throws(DatabaseError) {
         var current: (version: Int64, assetName: [UInt8])?
         try db.query("SELECT version, asset_name FROM photos WHERE id = ?", [.integer(photo.id)]) { current = ($0.integer(0), $0.blob(1)) }
         guard let current, current.version == photo.version else { return }
@@ -171,7 +166,7 @@ extension CatalogStore {
         if let stored, stored.day == properties.day {
             name = stored.name
         } else {
-            if let stored { invalidations.formUnion(Self.timelineInvalidations(day: stored.day, name: stored.name, photo: photo.id)) }
+            if let stored { changes.insert(.dated(day: stored.day, name: stored.name, photo: photo.id)) }
             name = try uniqueDatedName(current.assetName, day: properties.day, photo: photo.id, db)
         }
         func optional(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
@@ -185,14 +180,10 @@ extension CatalogStore {
                   properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null,
                   properties.liveIdentifier.map { .text($0) } ?? .null, .blob(name)])
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
-        invalidations.formUnion(Self.timelineInvalidations(day: properties.day, name: name, photo: photo.id))
-        if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db, into: &invalidations) }
-        if properties.motion != nil {
-            // Its asset folders gain motion.mp4 (a lookup that missed it may be remembered).
-            for folder in [Node.asset(photo.id), .datedAsset(photo.id)] {
-                invalidations.formUnion([.inode(folder.inode), .entry(parent: folder.inode, name: FileKind.motion.fileName)])
-            }
-        }
+        changes.insert(.dated(day: properties.day, name: name, photo: photo.id))
+        if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db, into: &changes) }
+        // Its asset folders gain its motion file (a lookup that missed it may be remembered).
+        if properties.motion != nil { changes.insert(.motionAppeared(photo.id)) }
     }
 
     private func uniqueDatedName(_ assetName: [UInt8], day: Int, photo: Int64, _ db: Database) throws(DatabaseError) -> [UInt8] {

@@ -2,65 +2,29 @@ import PhotoSource
 import Posix
 import SQLiteDatabase
 
-/// The timeline made of photos' dates: `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` with the asset
-/// folder's files, its folders' names, and what the kernel must forget when a photo's date changes.
+/// The timeline made of photos' dates: the years and days that hold photos, each photo's day and
+/// its name there, and what changes when a photo's date does.
 extension CatalogStore {
-    /// What the kernel may hold about a photo's place in the timeline (its entry, its day's and
-    /// year's listings, and the day and year themselves, which may appear or go with it).
-    static func timelineInvalidations(day: Int, name: [UInt8], photo: Int64) -> [Invalidation] {
-        let year = day / 10000
-        return [.entry(parent: Node.day(day).inode, name: name), .inode(Node.day(day).inode),
-                .entry(parent: Node.year(year).inode, name: dayName(day)), .inode(Node.year(year).inode),
-                .entry(parent: Node.dates.inode, name: yearName(year)), .inode(Node.dates.inode),
-                .inode(Node.datedAsset(photo).inode)]
-    }
-
-    /// The timeline places of photo `id` (before it changes or goes).
-    static func timelineInvalidations(ofPhoto id: Int64, _ db: Database) throws(DatabaseError) -> [Invalidation] {
-        var result: [Invalidation] = []
+    /// Photo `id`'s place in the timeline (before it changes or goes).
+    static func timelineChanges(ofPhoto id: Int64, _ db: Database) throws(DatabaseError) -> [CatalogChange] {
+        var result: [CatalogChange] = []
         try db.query("SELECT day, dated_name FROM properties WHERE photo = ?", [.integer(id)]) {
-            result += timelineInvalidations(day: Int($0.integer(0)), name: $0.blob(1), photo: id)
+            result.append(.dated(day: Int($0.integer(0)), name: $0.blob(1), photo: id))
         }
         return result
     }
 
     /// The timeline places of every photo of folder `id` (before the folder goes).
-    static func timelineInvalidations(inFolder id: Int64, _ db: Database) throws(DatabaseError) -> [Invalidation] {
-        var result: Set<Invalidation> = []
+    static func timelineChanges(inFolder id: Int64, _ db: Database) throws(DatabaseError) -> [CatalogChange] {
+        var result: [CatalogChange] = []
         try db.query("SELECT q.photo, q.day, q.dated_name FROM photos p JOIN properties q ON q.photo = p.id WHERE p.folder = ?", [.integer(id)]) {
-            result.formUnion(timelineInvalidations(day: Int($0.integer(1)), name: $0.blob(2), photo: $0.integer(0)))
+            result.append(.dated(day: Int($0.integer(1)), name: $0.blob(2), photo: $0.integer(0)))
         }
-        return Array(result)
-    }
-
-    // MARK: The timeline's folders
-
-    /// `2024`.
-    public static func yearName(_ year: Int) -> [UInt8] { Array(pad(year, 4).utf8) }
-    /// `2024-01-15` for 20240115.
-    public static func dayName(_ day: Int) -> [UInt8] { Array((pad(day / 10000, 4) + "-" + pad(day / 100 % 100, 2) + "-" + pad(day % 100, 2)).utf8) }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    /// The year a name of `dates/` stands for (exactly as `yearName` writes it).
-    static func year(named name: [UInt8]) -> Int? {
-        guard name.count == 4, let year = Int(String(decoding: name, as: UTF8.self)), yearName(year) == name else { return nil }
-        return year
-    }
-
-    /// The day a name in year `year`'s folder stands for.
-    static func day(named name: [UInt8], inYear year: Int) -> Int? {
-        guard name.count == 10, name.starts(with: yearName(year)) else { return nil }
-        let digits = name.filter { $0 != 0x2D }
-        guard let day = Int(String(decoding: digits, as: UTF8.self)), dayName(day) == name else { return nil }
-        return day
+        return result
     }
 
     /// Years with photos after `after`, in order (one index probe per year).
-    func years(after: Int, limit: Int) -> [Int] {
+    public func years(after: Int, limit: Int) -> [Int] {
         read([]) { db throws(DatabaseError) in
             var result: [Int] = [], from = (after + 1) * 10000
             while result.count < limit {
@@ -75,7 +39,7 @@ extension CatalogStore {
     }
 
     /// Days of `year` with photos after day `after`, in order.
-    func days(inYear year: Int, after: Int, limit: Int) -> [Int] {
+    public func days(inYear year: Int, after: Int, limit: Int) -> [Int] {
         read([]) { db throws(DatabaseError) in
             var result: [Int] = [], from = max(after + 1, year * 10000)
             while result.count < limit {
@@ -91,7 +55,7 @@ extension CatalogStore {
     }
 
     /// Photos of day `day` after photo id `after`, in id order, with their names there.
-    func datedPhotos(onDay day: Int, after: Int64, limit: Int) -> [(id: Int64, name: [UInt8])] {
+    public func datedPhotos(onDay day: Int, after: Int64, limit: Int) -> [(id: Int64, name: [UInt8])] {
         read([]) { db throws(DatabaseError) in
             var result: [(id: Int64, name: [UInt8])] = []
             try db.query("SELECT photo, dated_name FROM properties WHERE day = ? AND photo > ? AND \(Self.shown("photo")) ORDER BY photo LIMIT ?",
@@ -101,7 +65,7 @@ extension CatalogStore {
     }
 
     /// The photo called `name` on day `day`.
-    func datedPhoto(onDay day: Int, named name: [UInt8]) -> Int64? {
+    public func datedPhoto(onDay day: Int, named name: [UInt8]) -> Int64? {
         read(nil) { db throws(DatabaseError) in
             var result: Int64?
             try db.query("SELECT photo FROM properties WHERE day = ? AND dated_name = ? AND \(Self.shown("photo"))",

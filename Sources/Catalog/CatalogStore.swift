@@ -13,17 +13,21 @@ public final class CatalogStore: Sendable {
     public let path: FilePath
     /// The name of the album of photos directly in SOURCE.
     public let rootName: [UInt8]
+    /// Names no asset is given (the mount shows other files beside them in an album's folder).
+    let reservedAssetNames: [[UInt8]]
     let reader: ReadConnection
     let writer: Locked<Database>
     static let schemaVersion = 7
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
-    /// `rootName`. A file that is not a valid catalog is moved aside and a new one made (the tree is scanned again).
+    /// `rootName`, giving no asset one of `reservedAssetNames`. A file that is not a valid catalog
+    /// is moved aside and a new one made (the tree is scanned again).
     ///
     /// A catalog is of one SOURCE (its real path is stored): opened for another (the same
     /// `-o cache=` given for two sources), it is emptied and that SOURCE scanned afresh.
-    public init(path: FilePath, source: FilePath) throws(DatabaseError) {
+    public init(path: FilePath, source: FilePath, reservedAssetNames: [[UInt8]]) throws(DatabaseError) {
         self.path = path
+        self.reservedAssetNames = reservedAssetNames
         let last = source.lastComponent
         rootName = last.isEmpty || last == [UInt8(ascii: "/")] ? Array("root".utf8) : last
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
@@ -220,13 +224,12 @@ public final class CatalogStore: Sendable {
         }
     }
 
-    /// The photo of album `folder` whose size-view file is called `name` (`Naming.viewFileName`):
-    /// `<asset>.jpg`, or for the rare asset name too long for that, its fitted form, found among
-    /// the album's long names.
-    func photo(inFolder folder: Int64, viewFileNamed name: [UInt8]) -> PhotoRow? {
-        let suffix = Naming.jpegExtension
+    /// The photo of album `folder` whose asset name with `suffix`, fitted (`Naming.fitted`), is
+    /// `name`: for a short name its asset name plus the suffix; for the rare asset name too long
+    /// for that, its fitted form, found among the album's long names.
+    public func photo(inFolder folder: Int64, fittedName name: [UInt8], suffix: [UInt8]) -> PhotoRow? {
         guard name.count > suffix.count, name.suffix(suffix.count).elementsEqual(suffix) else { return nil }
-        if let row = photo(inFolder: folder, named: Array(name.dropLast(suffix.count))), Naming.viewFileName(row.assetName) == name {
+        if let row = photo(inFolder: folder, named: Array(name.dropLast(suffix.count))), Naming.fitted(row.assetName + suffix) == name {
             return row
         }
         guard name.count > Naming.maxNameBytes - suffix.count else { return nil }
@@ -235,7 +238,7 @@ public final class CatalogStore: Sendable {
             try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND length(p.asset_name) > ? AND \(Self.shown("p.id"))",
                          [.integer(folder), .integer(Int64(Naming.maxNameBytes - suffix.count))]) { row in
                 let photo = Self.photo(row)
-                if result == nil, Naming.viewFileName(photo.assetName) == name { result = photo }
+                if result == nil, Naming.fitted(photo.assetName + suffix) == name { result = photo }
             }
             return result
         }

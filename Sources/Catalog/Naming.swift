@@ -5,7 +5,6 @@ import PhotoSource
 public enum Naming {
     static let fullwidthSolidus: [UInt8] = [0xEF, 0xBC, 0x8F]     // U+FF0F, stands for "/"
     static let reversedQuote: [UInt8] = [0xE2, 0x80, 0x9B]        // U+201B, escapes a literal one (as rclone does)
-    static let poster = Array("thumbnail.jpg".utf8)
 
     /// `2023/Trip` → `2023／Trip`. A real U+FF0F (or U+201B) in a folder name is prefixed with
     /// U+201B, so two different paths never map to one name.
@@ -31,11 +30,11 @@ public enum Naming {
     }
 
     /// Asset folder names for the files of one album: the stem, unless it equals another file's
-    /// stem or full name, or `thumbnail.jpg`; then the full file name. One exception: a still and
+    /// stem or full name, or one of `reserved` (the poster's name); then the full file name. One exception: a still and
     /// a QuickTime movie alone with one stem (`IMG_1234.HEIC` and `IMG_1234.MOV`, how Apple
     /// exports a Live Photo, shown as one asset once paired) leave the stem to the still.
     /// Independent of order.
-    static func assetNames(files: [(name: [UInt8], format: SourceFormat)]) -> [[UInt8]] {
+    static func assetNames(files: [(name: [UInt8], format: SourceFormat)], reserved: [[UInt8]]) -> [[UInt8]] {
         let stems = files.map { stem($0.name) }
         var byStem: [Key: [SourceFormat]] = [:]
         for (file, name) in zip(files, stems) { byStem[Key(name), default: []].append(file.format) }
@@ -43,7 +42,7 @@ public enum Naming {
         return zip(files, stems).map { file, candidate in
             let sharing = byStem[Key(candidate), default: []]
             let liveStill = sharing.count == 2 && file.format.mayHoldMotion && sharing.contains(.quickTime)
-            let clashes = (sharing.count > 1 && !liveStill) || (candidate != file.name && fullNames.contains(Key(candidate))) || candidate == poster
+            let clashes = (sharing.count > 1 && !liveStill) || (candidate != file.name && fullNames.contains(Key(candidate))) || reserved.contains(candidate)
             return clashes ? file.name : candidate
         }
     }

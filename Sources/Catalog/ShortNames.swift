@@ -4,13 +4,13 @@ import Posix
 /// folders joined with `／`) would make `cp -a` or `rsync` out of the mount fail with "File name
 /// too long", and the kernel would not even look it up.
 extension Naming {
-    static let maxNameBytes = 255
-    static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]  // U+2026, where a long name was cut
+    public static let maxNameBytes = 255
+    public static let ellipsis: [UInt8] = [0xE2, 0x80, 0xA6]  // U+2026, where a long name was cut
 
     /// `name` itself if it fits in `limit` bytes; else `…`, 8 hex digits of the whole name's
     /// FNV-1a hash (so two long names with one ending stay apart), a space and as much of the
     /// end of `name` (its most specific part) as fits. The same name always gives the same result.
-    static func fitted(_ name: [UInt8], limit: Int = maxNameBytes) -> [UInt8] {
+    public static func fitted(_ name: [UInt8], limit: Int = maxNameBytes) -> [UInt8] {
         guard name.count > limit else { return name }
         let hash = String(FNV1a.hash(name) >> 32, radix: 16)
         let marker = ellipsis + Array(String(repeating: "0", count: 8 - hash.count).utf8) + Array(hash.utf8) + [UInt8(ascii: " ")]
@@ -25,9 +25,4 @@ extension Naming {
         return marker + name[start...]
     }
 
-    static let jpegExtension = Array(".jpg".utf8)
-
-    /// A size view's file for asset `name`: `<asset>.jpg`, fitted like any name (the end, `.jpg`,
-    /// is what stays), so an asset name of 252 to 255 bytes still gives a name that fits.
-    public static func viewFileName(_ assetName: [UInt8]) -> [UInt8] { fitted(assetName + jpegExtension) }
 }

@@ -1,6 +1,6 @@
 internal import CFUSE
 import AssetFS
-import Catalog
+import MountModel
 import Glibc
 import Posix
 

@@ -1,3 +1,4 @@
+import MountModel
 import Dispatch
 import Glibc
 import Posix
@@ -41,7 +42,7 @@ final class Fixture {
     var catalogOpener: @Sendable () -> CatalogStore {
         let path = folder.appending(Array("catalog.sqlite".utf8))
         let source = (try? source.resolved()) ?? source
-        return { try! CatalogStore(path: path, source: source) }
+        return { try! CatalogStore(path: path, source: source, reservedAssetNames: MountLayout.reservedAssetNames) }
     }
 
     func scanned(_ fs: AssetFileSystem) -> AssetFileSystem {
@@ -198,8 +199,8 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         #expect(fs.statistics.renderFailures.load(ordering: .relaxed) == 2)
         #expect(fs.statistics.brokenPhotos.load(ordering: .relaxed) == 1)
         let asset = try fs.lookupPath("groups/A/a-bad").get()
-        #expect(fs.extendedAttributeNames(asset.inode, as: .ofThisProcess).contains(AssetFileSystem.errorAttribute))
-        let reason = String(decoding: try fs.extendedAttribute(asset.inode, name: AssetFileSystem.errorAttribute, as: .ofThisProcess).get(), as: UTF8.self)
+        #expect(fs.extendedAttributeNames(asset.inode, as: .ofThisProcess).contains(MountLayout.errorAttribute))
+        let reason = String(decoding: try fs.extendedAttribute(asset.inode, name: MountLayout.errorAttribute, as: .ofThisProcess).get(), as: UTF8.self)
         #expect(reason.contains("a-bad.jpg") && reason.contains("corrupt"))
         #expect(try fs.readAll("groups/A/a-bad/original.jpg").get().count == 104)
         // The album poster is the first photo that renders, not the placeholder.
@@ -333,7 +334,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         _ = try fs.readAll("groups/A/two/fullscreen.jpg").get()  // evicts one's bytes
         let middle = try wait { fs.read(file, size: 5000, offset: 10_000, completion: $0) }.get()
         #expect(middle == Array(whole[10_000..<15_000]))
-        #expect(try store.contains(RenditionRequest(root: fs.root, photo: fs.firstPhoto, spec: fs.options.fullscreen).key) == false)
+        #expect(try store.contains(RenditionRequest(root: fs.root, photo: fs.firstPhoto, spec: fs.options.spec(fs.options.sizes.fullscreen)).key) == false)
         #expect(fs.renders > 2)  // nothing stays cached under this cap: reads rendered the same bytes again
     }
 
@@ -341,8 +342,8 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg", "A/notes.txt": "README.md"])
         let fs = try fixture.fileSystem()
         let asset = try fs.lookupPath("groups/A/one").get()
-        #expect(try fs.extendedAttribute(asset.inode, name: AssetFileSystem.sourceAttribute, as: .ofThisProcess).get() == Array("A/one.jpg".utf8))
-        let json = String(decoding: try fs.extendedAttribute(1, name: AssetFileSystem.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
+        #expect(try fs.extendedAttribute(asset.inode, name: MountLayout.sourceAttribute, as: .ofThisProcess).get() == Array("A/one.jpg".utf8))
+        let json = String(decoding: try fs.extendedAttribute(1, name: MountLayout.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
         #expect(json.contains("\"albums\":1") && json.contains("\"assets\":1") && json.contains("\"skipped\":1") && json.contains("\"renders\":0"))
         #expect(fs.extendedAttribute(asset.inode, name: Array("user.other".utf8), as: .ofThisProcess) == .failure(.noAttribute))
     }
@@ -381,7 +382,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let store = try RenditionStore(path: fixture.folder.appending(Array("uses.sqlite".utf8)), capacity: 1 << 30)
         let fs = try fixture.fileSystem(store: store)
         _ = try fs.readAll("groups/A/one/thumbnail.jpg").get()
-        let request = RenditionRequest(root: fs.root, photo: fs.firstPhoto, spec: fs.options.thumbnail)
+        let request = RenditionRequest(root: fs.root, photo: fs.firstPhoto, spec: fs.options.spec(fs.options.sizes.thumbnail))
         fs.pipeline.waitForWrites()
         #expect(try store.contains(request.key))
         let clock = try PipelineUseClock(store)
@@ -467,7 +468,7 @@ struct PipelineUseClock {
         let secret = try fs.lookupPath("groups/Secret/secret").get()
         let open = try fs.lookupPath("groups/Open/open").get()
         // (dates/ is the same gate: Tests/Reliability/security.py reads it as a real other user)
-        #expect(fs.extendedAttribute(secret.inode, name: AssetFileSystem.sourceAttribute, as: stranger) == .failure(.permissionDenied))
+        #expect(fs.extendedAttribute(secret.inode, name: MountLayout.sourceAttribute, as: stranger) == .failure(.permissionDenied))
         #expect(wait { fs.getattr(secret.inode, as: stranger, completion: $0) }.map(\.inode) == .failure(.permissionDenied))
         #expect(fs.access(secret.inode, R_OK, as: stranger) == .permissionDenied)
         #expect(fs.access(open.inode, R_OK, as: stranger) == nil)

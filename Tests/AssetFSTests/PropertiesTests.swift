@@ -1,3 +1,4 @@
+import MountModel
 import Glibc
 import PhotoProperties
 import Posix
@@ -60,7 +61,7 @@ import PhotoSource
         #expect(attribute(fs, plain, "date") == TakenDate.modificationTime(mtime).iso8601)
         #expect(attribute(fs, plain, "width") == "1800" && attribute(fs, plain, "height") == "1200")
 
-        let json = String(decoding: try fs.extendedAttribute(1, name: AssetFileSystem.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
+        let json = String(decoding: try fs.extendedAttribute(1, name: MountLayout.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
         #expect(json.contains("\"dates_exif\":3") && json.contains("\"dates_mtime\":1"), "\(json)")
     }
 

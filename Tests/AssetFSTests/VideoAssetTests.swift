@@ -1,3 +1,4 @@
+import MountModel
 import Glibc
 import Posix
 import TestFixtures
@@ -63,7 +64,7 @@ import Renditions
         var skipped: [String: SkipReason] = [:]
         fs.catalog.forEachSkipped { path, reason in skipped[path.description] = reason }
         #expect(skipped == ["Clips/memo.mp4": .audioOnly])
-        let stats = String(decoding: try fs.extendedAttribute(1, name: AssetFileSystem.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
+        let stats = String(decoding: try fs.extendedAttribute(1, name: MountLayout.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
         #expect(stats.contains("\"videos\":1") && stats.contains("\"posters\":2") && stats.contains("\"skipped_audio_only\":1"), "\(stats)")
     }
 

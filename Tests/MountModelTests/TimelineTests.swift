@@ -1,3 +1,4 @@
+import MountModel
 import Glibc
 import Posix
 import Testing
@@ -14,7 +15,7 @@ extension ScratchCatalog {
             guard let day = days[text(row.photo.fileName)] else { return nil }
             return (row, CatalogStore.Properties(date: "\(day)", dateSource: source, day: day, width: 4, height: 3, mediaType: "image/jpeg"))
         }
-        return try store.record(batch)
+        return tree.invalidations(for: try store.record(batch))
     }
 }
 
@@ -25,7 +26,7 @@ extension ScratchCatalog {
             #expect(node.isDirectory)
         }
         // Distinct from every other node of the same ids.
-        let others: [Node] = [.album(2024), .asset(7), .poster(album: 7), .file(photo: 7, kind: .thumbnail, version: 0), .root, .groups]
+        let others: [Node] = [.album(2024), .asset(7), .poster(album: 7), .file(photo: 7, kind: .rendition(size: 0), version: 0), .root, .groups]
         #expect(Set(others.map(\.inode)).isDisjoint(with: [Node.year(2024).inode, Node.datedAsset(7).inode, Node.dates.inode]))
     }
 
@@ -44,13 +45,13 @@ extension ScratchCatalog {
         #expect(catalog.names(.year(2024)) == ["2024-01-15"])
         #expect(catalog.names(.day(20240115)) == ["IMG_1", "IMG_2", "IMG_1 (2)"])
         let b1 = try #require(catalog.node("dates/2024/2024-01-15/IMG_1 (2)"))
-        #expect(catalog.store.parent(of: b1) == .day(20240115))
-        #expect(catalog.store.photo(for: b1)?.photo.relativePath == FilePath("B/IMG_1.jpg"))
+        #expect(catalog.tree.parent(of: b1) == .day(20240115))
+        #expect(catalog.tree.photo(for: b1)?.photo.relativePath == FilePath("B/IMG_1.jpg"))
         #expect(catalog.names(b1) == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
         // The files are the asset folder's own.
         #expect(catalog.node("dates/2024/2024-01-15/IMG_1 (2)/original.jpg") == catalog.node("groups/B/IMG_1/original.jpg"))
-        #expect(catalog.store.node(forInode: b1.inode) == b1)
-        #expect(catalog.store.node(forInode: Node.year(2025).inode) == nil)
+        #expect(catalog.tree.node(forInode: b1.inode) == b1)
+        #expect(catalog.tree.node(forInode: Node.year(2025).inode) == nil)
         #expect(catalog.node("dates/2024/2024-1-15") == nil && catalog.node("dates/24") == nil)
 
         // A's IMG_1 goes: B's keeps its name.
@@ -83,7 +84,7 @@ extension ScratchCatalog {
         let a = try #require(catalog.store.photo(inFolder: folder.id, named: Array("a".utf8)))
         // New versions (another size): their properties are dropped and they are queued again.
         let update = try catalog.apply("A", ["a.jpg", "b.jpg"], size: 99)
-        #expect(update.invalidations.contains(.entry(parent: Node.day(20200101).inode, name: Array("a".utf8))))
+        #expect(catalog.invalidations(update).contains(.entry(parent: Node.day(20200101).inode, name: Array("a".utf8))))
         #expect(catalog.store.properties(ofPhoto: a.id) == nil)
         #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 2)
         #expect(catalog.names(.dates).isEmpty)
@@ -94,13 +95,13 @@ extension ScratchCatalog {
         #expect(invalidations.contains(.entry(parent: Node.day(20210704).inode, name: Array("a".utf8))))
         #expect(catalog.names(.dates) == ["2020", "2021"])
         #expect(catalog.names(.day(20210704)) == ["a"])
-        #expect(catalog.store.node(forInode: Node.datedAsset(a.id).inode) == .datedAsset(a.id))
-        #expect(catalog.store.parent(of: .datedAsset(a.id)) == .day(20210704))
+        #expect(catalog.tree.node(forInode: Node.datedAsset(a.id).inode) == .datedAsset(a.id))
+        #expect(catalog.tree.parent(of: .datedAsset(a.id)) == .day(20210704))
         // A folder removed takes its photos out of the timeline.
-        let gone = try catalog.store.removeFolder(FilePath("A"))
+        let gone = catalog.tree.invalidations(for: try catalog.store.removeFolder(FilePath("A")))
         #expect(gone.contains(.inode(Node.day(20210704).inode)))
         #expect(catalog.names(.dates).isEmpty)
-        #expect(catalog.store.node(forInode: Node.year(2020).inode) == nil)
+        #expect(catalog.tree.node(forInode: Node.year(2020).inode) == nil)
     }
 }
 

@@ -2,8 +2,8 @@ import Renditions
 
 /// What a mount shows, beyond the source tree itself.
 public struct MountOptions: Sendable, Equatable {
-    public var thumbnailSize = 256
-    public var fullscreenSize = 1920
+    /// thumbnail.jpg, fullscreen.jpg and any size named with `-o sizes=`.
+    public var sizes = RenditionSizes()
     public var quality = 85
     public var followSymlinks = false
     /// Show NAS and OS housekeeping folders (`@eaDir`, `#recycle`, ...) as albums too.
@@ -21,6 +21,8 @@ public struct MountOptions: Sendable, Equatable {
 
     public init() {}
 
-    public var thumbnail: RenditionSpec { RenditionSpec(longestSide: thumbnailSize, quality: quality) }
-    public var fullscreen: RenditionSpec { RenditionSpec(longestSide: fullscreenSize, quality: quality) }
+    /// What the renderer makes for `size`.
+    public func spec(_ size: RenditionSize) -> RenditionSpec { size.spec(quality: quality) }
+    /// Every size's spec, in the order of the sizes.
+    public var specs: [RenditionSpec] { sizes.map(spec) }
 }

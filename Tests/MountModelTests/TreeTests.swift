@@ -1,5 +1,6 @@
 import Glibc
 import Posix
+import MountModel
 import Testing
 @testable import Catalog
 @testable import PhotoSource
@@ -15,12 +16,20 @@ final class ScratchCatalog {
     init(rootName: String = "Pictures") throws {
         var template = Array("/tmp/assetfs-catalog-XXXXXX".utf8CString)
         folder = FilePath(String(cString: mkdtemp(&template)!))
-        store = try CatalogStore(path: folder.appending(Array("catalog.sqlite".utf8)), source: FilePath("/photos/\(rootName)"))
+        store = try CatalogStore(path: folder.appending(Array("catalog.sqlite".utf8)), source: FilePath("/photos/\(rootName)"),
+                                 reservedAssetNames: MountLayout.reservedAssetNames)
     }
     deinit { _ = system("rm -rf '\(folder)'") }
 
+    /// The mount's tree over it, with the default sizes.
+    var tree: MountTree { MountTree(catalog: store, sizes: RenditionSizes()) }
+
+    /// What the kernel must forget after `update`.
+    func invalidations(_ update: FolderUpdate) -> [Invalidation] { tree.invalidations(for: update.changes) }
+
     func reopen() throws {
-        store = try CatalogStore(path: store.path, source: FilePath(bytes: Array("/photos/".utf8) + store.rootName))
+        store = try CatalogStore(path: store.path, source: FilePath(bytes: Array("/photos/".utf8) + store.rootName),
+                                 reservedAssetNames: MountLayout.reservedAssetNames)
     }
 
     /// Applies folder `path` holding `files` (each a photo) and `subfolders`.
@@ -40,13 +49,13 @@ final class ScratchCatalog {
     }
 
     func names(_ node: Node) -> [String] {
-        (store.entries(of: node, after: 0, limit: 10_000) ?? []).map { text($0.name) }
+        (tree.entries(of: node, after: 0, limit: 10_000) ?? []).map { text($0.name) }
     }
 
     func node(_ path: String) -> Node? {
         var node = Node.root
         for name in path.split(separator: "/") {
-            guard let child = store.child(of: node, named: Array(name.utf8)) else { return nil }
+            guard let child = tree.child(of: node, named: Array(name.utf8)) else { return nil }
             node = child
         }
         return node
@@ -73,22 +82,6 @@ final class ScratchCatalog {
         #expect(Set(catalog.names(.groups)).count == 2)
     }
 
-    @Test func assetNamesDropTheExtensionUnlessThatClashes() {
-        let names = Naming.assetNames(files: ["IMG_1.JPG", "IMG_2.jpg", "IMG_2.jpeg", "a", "a.jpg", "thumbnail.jpg.jpg", "thumbnail.jpg", ".jpg"].map {
-            (Array($0.utf8), SourceFormat.jpeg)
-        })
-        #expect(names.map(text) == ["IMG_1", "IMG_2.jpg", "IMG_2.jpeg", "a", "a.jpg", "thumbnail.jpg.jpg", "thumbnail", ".jpg"])
-    }
-
-    /// A Live Photo as Apple exports it: the still keeps the stem, the movie its full name (it
-    /// leaves the album once paired); three files of one stem all keep their full names.
-    @Test func aStillBesideItsMovieKeepsTheStem() {
-        let files: [(String, SourceFormat)] = [("IMG_7.HEIC", .heif), ("IMG_7.MOV", .quickTime), ("IMG_8.JPG", .jpeg), ("IMG_8.MOV", .quickTime),
-                                               ("IMG_8.mp4", .mp4), ("IMG_9.MOV", .quickTime), ("IMG_9.MP4", .mp4)]
-        let names = Naming.assetNames(files: files.map { (Array($0.0.utf8), $0.1) })
-        #expect(names.map(text) == ["IMG_7", "IMG_7.MOV", "IMG_8.JPG", "IMG_8.MOV", "IMG_8.mp4", "IMG_9.MOV", "IMG_9.MP4"])
-    }
-
     @Test func noAssetCanTakeThePostersName() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["thumbnail.jpg", "thumbnail.jpeg"])
@@ -105,8 +98,8 @@ final class ScratchCatalog {
         let asset = try #require(catalog.node("groups/A/y"))
         #expect(catalog.names(asset) == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
         let original = try #require(catalog.node("groups/A/y/original.jpg"))
-        #expect(catalog.store.node(forInode: original.inode) == original)
-        #expect(catalog.store.node(forInode: 1) == .root)
+        #expect(catalog.tree.node(forInode: original.inode) == original)
+        #expect(catalog.tree.node(forInode: 1) == .root)
         #expect(catalog.node("groups/A/y/other.jpg") == nil)
         // The views: the same files under other names.
         #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates"])
@@ -159,11 +152,11 @@ final class ScratchCatalog {
         let update = try catalog.apply("A", ["x.jpg"], size: 99)
         let new = try #require(catalog.node("groups/A/x/fullscreen.jpg"))
         #expect(new.inode != old.inode)
-        #expect(update.invalidations.contains(.inode(old.inode)))
-        #expect(update.invalidations.contains(.entry(parent: try #require(catalog.node("groups/A/x")).inode, name: Array("fullscreen.jpg".utf8))))
-        #expect(catalog.store.node(forInode: old.inode) == old)
-        #expect(catalog.store.photo(for: old)?.photo.identity.size == 10)
-        #expect(catalog.store.photo(for: new)?.photo.identity.size == 99)
+        #expect(catalog.invalidations(update).contains(.inode(old.inode)))
+        #expect(catalog.invalidations(update).contains(.entry(parent: try #require(catalog.node("groups/A/x")).inode, name: Array("fullscreen.jpg".utf8))))
+        #expect(catalog.tree.node(forInode: old.inode) == old)
+        #expect(catalog.tree.photo(for: old)?.photo.identity.size == 10)
+        #expect(catalog.tree.photo(for: new)?.photo.identity.size == 99)
     }
 
     @Test func aFolderGoneTakesItsSubtreeAndAlbums() throws {
@@ -173,7 +166,7 @@ final class ScratchCatalog {
         try catalog.apply("A/B", ["b.jpg"])
         let update = try catalog.apply("", [], subfolders: [])
         #expect(catalog.names(.groups).isEmpty)
-        #expect(update.invalidations.contains(.entry(parent: Node.groups.inode, name: Array("A／B".utf8))))
+        #expect(catalog.invalidations(update).contains(.entry(parent: Node.groups.inode, name: Array("A／B".utf8))))
         #expect(catalog.store.folder(at: FilePath("A/B")) == nil)
     }
 
@@ -182,7 +175,7 @@ final class ScratchCatalog {
         try catalog.apply("A", (0..<250).map { String(format: "p%03d.jpg", $0) })
         let album = try #require(catalog.node("groups/A"))
         var names: [String] = [], cookie: Int64 = 0
-        while let page = catalog.store.entries(of: album, after: cookie, limit: 64), let last = page.last {
+        while let page = catalog.tree.entries(of: album, after: cookie, limit: 64), let last = page.last {
             #expect(page.count <= 65)
             names += page.map { text($0.name) }
             cookie = last.cookie
@@ -196,26 +189,26 @@ final class ScratchCatalog {
         try catalog.apply("2023", [], subfolders: ["Trip"])
         try catalog.apply("2023/Trip", ["c.jpg", "d.jpg"])
         try catalog.apply("Garden", ["e.jpg"])
-        #expect(catalog.store.parent(of: .root) == .root)
-        #expect(catalog.store.parent(of: .groups) == .root)
+        #expect(catalog.tree.parent(of: .root) == .root)
+        #expect(catalog.tree.parent(of: .groups) == .root)
         for album in ["2023／Trip", "Garden"] {
             let node = try #require(catalog.node("groups/\(album)"))
-            #expect(catalog.store.parent(of: node) == .groups)
+            #expect(catalog.tree.parent(of: node) == .groups)
             for asset in catalog.names(node).dropFirst() {
-                #expect(catalog.store.parent(of: try #require(catalog.node("groups/\(album)/\(asset)"))) == node)
+                #expect(catalog.tree.parent(of: try #require(catalog.node("groups/\(album)/\(asset)"))) == node)
             }
             let view = try #require(catalog.node("thumbnails/\(album)"))
-            #expect(catalog.store.parent(of: view) == .view(.thumbnail))
+            #expect(catalog.tree.parent(of: view) == .view(size: 0))
         }
-        #expect(catalog.store.parent(of: try #require(catalog.node("groups/Garden/e/original.jpg"))) == nil)
+        #expect(catalog.tree.parent(of: try #require(catalog.node("groups/Garden/e/original.jpg"))) == nil)
     }
 
     /// A catalog opened for another SOURCE (one `-o cache=` for two) starts afresh, never shows the other tree.
     @Test func aCatalogOfAnotherSourceStartsAfresh() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["x.jpg"])
-        let other = try CatalogStore(path: catalog.store.path, source: FilePath("/elsewhere/Other"))
-        #expect(other.entries(of: .groups, after: 0, limit: 10)?.isEmpty == true)
+        let other = try CatalogStore(path: catalog.store.path, source: FilePath("/elsewhere/Other"), reservedAssetNames: MountLayout.reservedAssetNames)
+        #expect(MountTree(catalog: other, sizes: RenditionSizes()).entries(of: .groups, after: 0, limit: 10)?.isEmpty == true)
         #expect(!other.isComplete)
         #expect(other.rootName == Array("Other".utf8))
     }

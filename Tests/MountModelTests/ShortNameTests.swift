@@ -1,3 +1,4 @@
+import MountModel
 import Testing
 @testable import Catalog
 
@@ -27,16 +28,16 @@ import Testing
         let catalog = try ScratchCatalog()
         try catalog.apply("a/\(deep)", ["1.jpg"])
         try catalog.apply("b/\(deep)", ["2.jpg"])
-        let names = (catalog.store.entries(of: .groups, after: 0, limit: 10) ?? []).map(\.name)
+        let names = (catalog.tree.entries(of: .groups, after: 0, limit: 10) ?? []).map(\.name)
         #expect(names.count == 2)
         #expect(names.allSatisfy { $0.count <= 255 && $0.starts(with: Naming.ellipsis) })
         #expect(names.allSatisfy { $0.suffix(100) == [UInt8](repeating: UInt8(ascii: "e"), count: 100) })
         #expect(Set(names).count == 2)
-        let album = try #require(catalog.store.child(of: .groups, named: names[1]))
-        #expect(catalog.store.entries(of: album, after: 1, limit: 10)?.map(\.name) == [bytes("2")])
+        let album = try #require(catalog.tree.child(of: .groups, named: names[1]))
+        #expect(catalog.tree.entries(of: album, after: 1, limit: 10)?.map(\.name) == [bytes("2")])
         let again = try ScratchCatalog()
         try again.apply("a/\(deep)", ["1.jpg"])
-        #expect(again.store.entries(of: .groups, after: 0, limit: 10)?.first?.name == names[0], "the same name every time")
+        #expect(again.tree.entries(of: .groups, after: 0, limit: 10)?.first?.name == names[0], "the same name every time")
     }
 
     @Test func neverCutsInsideAUTF8Sequence() {
@@ -74,7 +75,7 @@ import Testing
         let stem = String(repeating: "p", count: 260)
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["\(stem).jpg", "\(stem).jpeg"])
-        let names = (catalog.store.entries(of: try #require(catalog.node("groups/A")), after: 1, limit: 10) ?? []).map(\.name)
+        let names = (catalog.tree.entries(of: try #require(catalog.node("groups/A")), after: 1, limit: 10) ?? []).map(\.name)
         #expect(names.allSatisfy { $0.count <= 255 })
         #expect(Set(names).count == 2)
         #expect(names.map { text(Array($0.suffix(5))) } == [".jpeg", "p.jpg"])
@@ -88,18 +89,18 @@ import Testing
         try catalog.apply("A", files)
         let album = try #require(catalog.node("groups/A"))
         guard case .album(let id) = album else { Issue.record("not an album: \(album)"); return }
-        for kind in FileKind.viewed {
-            let view = Node.viewAlbum(kind, album: id)
-            let entries = try #require(catalog.store.entries(of: view, after: 0, limit: 10))
+        for size in catalog.tree.sizes {
+            let view = Node.viewAlbum(size: size.slot, album: id)
+            let entries = try #require(catalog.tree.entries(of: view, after: 0, limit: 10))
             #expect(entries.count == 4)
             for entry in entries {
                 #expect(entry.name.count <= 255 && entry.name.hasSuffix(bytes(".jpg")), "\(entry.name.count) bytes")
-                #expect(catalog.store.child(of: view, named: entry.name) == entry.node, "\(text(Array(entry.name.prefix(12))))… looks up its photo")
+                #expect(catalog.tree.child(of: view, named: entry.name) == entry.node, "\(text(Array(entry.name.prefix(12))))… looks up its photo")
             }
             let names = Set(entries.map { text($0.name) })
             #expect(names.contains("short.jpg") && names.contains(String(repeating: "w", count: 251) + ".jpg"), "names that fit stay plain")
             #expect(entries.filter { $0.name.starts(with: Naming.ellipsis) }.count == 2, "the two long ones are fitted")
-            #expect(catalog.store.child(of: view, named: bytes(String(repeating: "v", count: 253) + ".jpg")) == nil, "no name over 255 bytes")
+            #expect(catalog.tree.child(of: view, named: bytes(String(repeating: "v", count: 253) + ".jpg")) == nil, "no name over 255 bytes")
         }
     }
 }

@@ -1,0 +1,23 @@
+/// What a write changed that a reader may have seen, in the catalog's own terms (rows and the
+/// names it gave them). The mount model turns them into what the kernel must forget; the catalog
+/// knows nothing of the names or numbers the mount shows.
+public enum CatalogChange: Hashable, Sendable {
+    /// An album came or went: the listings of albums, where it is called `name`.
+    case albumListed(name: [UInt8])
+    /// Folder `id`'s own attributes (owner, permissions).
+    case folderAttributes(Int64)
+    /// The photos of album `id` came, went or changed (its listing, its link count, its poster).
+    case albumPhotos(Int64)
+    /// The photo called `name` in album `album` came, went, or is another version.
+    case assetName(album: Int64, name: [UInt8])
+    /// The attributes and files of photo `id`'s version `version` (it changed, went, or has
+    /// another owner).
+    case photo(Int64, version: Int64)
+    /// Photo `id` is another version: its files are new (its original's name, with its format's
+    /// extension, may be another: `originalNames` has the old and the new).
+    case photoFiles(Int64, originalNames: [[UInt8]])
+    /// Photo `id` gained a motion (its properties were read, or its Live Photo paired).
+    case motionAppeared(Int64)
+    /// Photo `photo` came to or left day `day`, where it is called `name`.
+    case dated(day: Int, name: [UInt8], photo: Int64)
+}

@@ -1,0 +1,79 @@
+import Catalog
+
+/// Every name the mount shows, defined once: its top folders, an album's poster, an asset
+/// folder's fixed files, the timeline's folders and the extended attributes. The catalog stores
+/// rows and the names it gives them (albums, assets, dated assets); how they are presented is here.
+public enum MountLayout {
+    public static let groups = Array("groups".utf8)
+    public static let dates = Array("dates".utf8)
+    /// `groups/<album>/thumbnail.jpg`: an album's poster. No asset is given this name
+    /// (`reservedAssetNames`, which the catalog is opened with).
+    public static let poster = Array("thumbnail.jpg".utf8)
+    public static let reservedAssetNames = [poster]
+    /// An asset folder's motion file: a Motion Photo's embedded MP4, or a Live Photo's movie,
+    /// which keeps QuickTime's extension as Apple's exports do.
+    public static let embeddedMotion = Array("motion.mp4".utf8)
+    public static let liveMotion = Array("motion.mov".utf8)
+    public static let motionNames = [embeddedMotion, liveMotion]
+
+    /// What a named size may not be called: the fixed files of an asset folder and the top folders.
+    public static let reservedSizeNames: Set<String> = ["thumbnail", "fullscreen", "thumbnails", "original", "motion", "groups", "dates"]
+
+    /// The extended attributes: the mount's statistics on its root, and on each asset folder its
+    /// source path, why it is broken, and its properties (`propertyAttribute`).
+    public static let statsAttribute = Array("user.assetfs.stats".utf8)
+    public static let sourceAttribute = Array("user.assetfs.source".utf8)
+    public static let errorAttribute = Array("user.assetfs.error".utf8)
+    /// On the root: the mount's sizes (`RenditionSizes.description`).
+    public static let sizesAttribute = Array("user.assetfs.sizes".utf8)
+    public static func propertyAttribute(_ name: String) -> [UInt8] { Array("user.assetfs.\(name)".utf8) }
+
+    public static func motionName(_ motion: CatalogStore.Motion) -> [UInt8] {
+        switch motion {
+        case .embedded: return embeddedMotion
+        case .movie: return liveMotion
+        }
+    }
+
+    /// The motion file's name by the properties alone, if the photo has one.
+    public static func motionName(_ properties: CatalogStore.Properties) -> [UInt8]? {
+        properties.pairedMovie != nil ? liveMotion : properties.motion != nil ? embeddedMotion : nil
+    }
+
+    private static let jpegExtension = Array(".jpg".utf8)
+
+    /// A size view's file for asset `name`: `<asset>.jpg`, fitted like any name (the end, `.jpg`,
+    /// is what stays), so an asset name of 252 to 255 bytes still gives a name that fits.
+    public static func viewFileName(_ assetName: [UInt8]) -> [UInt8] { Naming.fitted(assetName + jpegExtension) }
+
+    /// The asset a size view's file name stands for, if it is one.
+    static func photo(inAlbum album: Int64, viewFileNamed name: [UInt8], _ catalog: CatalogStore) -> CatalogStore.PhotoRow? {
+        catalog.photo(inFolder: album, fittedName: name, suffix: jpegExtension)
+    }
+
+    // MARK: The timeline's folders
+
+    /// `2024`.
+    public static func yearName(_ year: Int) -> [UInt8] { Array(pad(year, 4).utf8) }
+    /// `2024-01-15` for 20240115.
+    public static func dayName(_ day: Int) -> [UInt8] { Array((pad(day / 10000, 4) + "-" + pad(day / 100 % 100, 2) + "-" + pad(day % 100, 2)).utf8) }
+
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+
+    /// The year a name of `dates/` stands for (exactly as `yearName` writes it).
+    static func year(named name: [UInt8]) -> Int? {
+        guard name.count == 4, let year = Int(String(decoding: name, as: UTF8.self)), yearName(year) == name else { return nil }
+        return year
+    }
+
+    /// The day a name in year `year`'s folder stands for.
+    static func day(named name: [UInt8], inYear year: Int) -> Int? {
+        guard name.count == 10, name.starts(with: yearName(year)) else { return nil }
+        let digits = name.filter { $0 != 0x2D }
+        guard let day = Int(String(decoding: digits, as: UTF8.self)), dayName(day) == name else { return nil }
+        return day
+    }
+}

@@ -1,0 +1,118 @@
+import Catalog
+import PhotoSource
+
+/// The virtual tree over the catalog's rows: `groups/<album>/<asset>/{<size>.jpg,original.*}`, a
+/// view per size (`thumbnails/<album>/<asset>.jpg`, `fullscreen/…`, any named size's) of the same
+/// files, and the timeline `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` of the same files. Every name is
+/// resolved here and only here; the catalog answers with rows.
+public struct MountTree: Sendable {
+    public let catalog: CatalogStore
+    public let sizes: RenditionSizes
+
+    public init(catalog: CatalogStore, sizes: RenditionSizes) {
+        self.catalog = catalog
+        self.sizes = sizes
+    }
+
+    /// One entry of a folder listing, with the cookie that continues the listing after it.
+    public struct Entry: Sendable, Equatable {
+        public var name: [UInt8]
+        public var node: Node
+        public var cookie: Int64
+    }
+
+    /// The node an inode number names, if it still exists. A file of a photo's earlier version
+    /// resolves while that version is remembered (`retiredPhoto`).
+    public func node(forInode inode: UInt64) -> Node? {
+        guard let node = Node(inode: inode), shows(node) else { return nil }
+        switch node {
+        case .root, .groups, .view, .dates: return node
+        case .album(let id), .poster(let id), .viewAlbum(_, let id):
+            return (catalog.folder(id)?.photoCount ?? 0) > 0 ? node : nil
+        case .asset(let id):
+            return catalog.photo(id) == nil ? nil : node
+        case .year(let year):
+            return catalog.years(after: year - 1, limit: 1).first == year ? node : nil
+        case .day(let day):
+            return catalog.days(inYear: day / 10000, after: day - 1, limit: 1).first == day ? node : nil
+        case .datedAsset(let id):
+            return catalog.day(ofPhoto: id) == nil ? nil : node
+        case .file(let id, _, let version), .viewFile(_, let id, let version):
+            guard let row = catalog.photo(id) else { return nil }
+            return Node.shownVersion(row.version) == version || catalog.retiredPhoto(id, version: version) != nil ? node : nil
+        }
+    }
+
+    /// Whether the node's size, if it has one, is one this mount shows.
+    private func shows(_ node: Node) -> Bool {
+        switch node.canonical {
+        case .view(let size), .viewAlbum(let size, _), .file(_, .rendition(let size), _): return sizes[size] != nil
+        default: return true
+        }
+    }
+
+    /// The photo a file or asset folder shows: its current row, or the remembered row of an earlier version.
+    public func photo(for node: Node) -> CatalogStore.PhotoRow? {
+        switch node.canonical {
+        case .asset(let id), .datedAsset(let id): return catalog.photo(id)
+        case .file(let id, _, let version):
+            guard let row = catalog.photo(id) else { return nil }
+            return Node.shownVersion(row.version) == version ? row : catalog.retiredPhoto(id, version: version)
+        default: return nil
+        }
+    }
+
+    /// The folder that holds folder `node` (the root holds itself); nil for a file, whose parent
+    /// is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
+    public func parent(of node: Node) -> Node? {
+        switch node {
+        case .root, .groups, .view, .dates: return .root
+        case .year: return .dates
+        case .day(let day): return .year(day / 10000)
+        case .datedAsset(let id): return catalog.day(ofPhoto: id).map { .day($0) }
+        case .album: return .groups
+        case .viewAlbum(let size, _): return .view(size: size)
+        case .asset(let id): return catalog.photo(id).map { .album($0.folder) }
+        case .poster, .file, .viewFile: return nil
+        }
+    }
+
+    /// The child called `name` of folder `parent`.
+    public func child(of parent: Node, named name: [UInt8]) -> Node? {
+        switch parent {
+        case .root:
+            if name == MountLayout.groups { return .groups }
+            if name == MountLayout.dates { return .dates }
+            return sizes.size(viewNamed: name).map { .view(size: $0.slot) }
+        case .groups:
+            return catalog.album(named: name).map { .album($0.id) }
+        case .view(let size):
+            return catalog.album(named: name).map { .viewAlbum(size: size, album: $0.id) }
+        case .album(let id):
+            if name == MountLayout.poster { return (catalog.folder(id)?.photoCount ?? 0) > 0 ? .poster(album: id) : nil }
+            return catalog.photo(inFolder: id, named: name).map { .asset($0.id) }
+        case .viewAlbum(let size, let id):
+            return MountLayout.photo(inAlbum: id, viewFileNamed: name, catalog).map {
+                .viewFile(size: size, photo: $0.id, version: Node.shownVersion($0.version))
+            }
+        case .dates:
+            return MountLayout.year(named: name).flatMap { year in catalog.years(after: year - 1, limit: 1).first == year ? .year(year) : nil }
+        case .year(let year):
+            return MountLayout.day(named: name, inYear: year).flatMap { day in
+                catalog.days(inYear: year, after: day - 1, limit: 1).first == day ? .day(day) : nil
+            }
+        case .day(let day):
+            return catalog.datedPhoto(onDay: day, named: name).map { .datedAsset($0) }
+        case .asset(let id), .datedAsset(let id):
+            guard let row = catalog.photo(id) else { return nil }
+            let version = Node.shownVersion(row.version)
+            if let size = sizes.size(fileNamed: name) { return .file(photo: id, kind: .rendition(size: size.slot), version: version) }
+            if name == row.photo.originalFileName { return .file(photo: id, kind: .original, version: version) }
+            // The motion file's name needs the photo's properties: asked for only when looked up.
+            guard MountLayout.motionNames.contains(name), let motion = catalog.motion(of: row), MountLayout.motionName(motion) == name else { return nil }
+            return .file(photo: id, kind: .motion, version: version)
+        case .poster, .file, .viewFile:
+            return nil
+        }
+    }
+}
