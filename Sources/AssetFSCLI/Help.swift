@@ -18,7 +18,7 @@ enum Help {
     static let text = """
         usage: assetfs [OPTIONS] SOURCE MOUNTPOINT
                assetfs render [--size N] [--quality Q] INPUT OUTPUT
-               assetfs warm [--fullscreen] [-o OPTIONS] SOURCE
+               assetfs warm [--sizes thumbnail,fullscreen,...|all] [-o OPTIONS] SOURCE
                assetfs stats MOUNTPOINT
                assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
@@ -57,6 +57,9 @@ enum Help {
                                  more waits to run alone (default 512M, or a quarter of the RAM below 2G)
              thumbnail_size=N    longest side of thumbnail.jpg (default 256)
              fullscreen_size=N   longest side of fullscreen.jpg (default 1920)
+             sizes=NAME:PX[+...] more sizes: medium:1024 adds medium.jpg (longest side 1024 px) to
+                                 every asset folder and the view medium/<album>/<asset>.jpg
+                                 (names: lower-case letters, digits, - and _; up to 10 sizes)
              quality=Q           JPEG quality of renditions, 1-100 (default 85)
              follow_symlinks     follow symbolic links that lead outside SOURCE (default: only inside)
              show_housekeeping   show NAS and OS housekeeping folders (@eaDir, #recycle,

@@ -1,3 +1,4 @@
+@testable import AssetFSCLI
 import Foundation
 import Glibc
 import Testing
@@ -64,14 +65,17 @@ import Testing
         }
     }
 
-    @Test func helpMentionsEveryOption() {
+    /// Every option the parser takes (`Configuration.keys`, but those mount.fuse3 adds) is in
+    /// `--help` and in README's copy of it.
+    @Test func helpAndReadmeMentionEveryOption() throws {
+        let readme = try String(contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/README.md", encoding: .utf8)
+        let options = Configuration.keys.subtracting(["rw", "dev", "suid"]).sorted()
+        for option in options { #expect(readme.contains("     \(option)"), "README's option list does not mention \(option)") }
         for flag in ["--help", "-h"] {
             let result = AssetFS.run([flag], timeout: 60)
             #expect(result.status == 0, "\(flag): exit \(result.status) \(result.err)")
             let text = result.out + result.err
-            for option in ["cache=", "cache_size=", "decode_memory=", "thumbnail_size=", "fullscreen_size=", "quality=", "follow_symlinks", "log=", "recheck="] {
-                #expect(text.contains(option), "\(flag) does not mention \(option)")
-            }
+            for option in options { #expect(text.contains("     \(option)"), "\(flag) does not mention \(option)") }
             #expect(text.contains("SOURCE") && text.contains("MOUNTPOINT"))
             for signal in ["SIGHUP", "SIGINT", "SIGTERM"] { #expect(text.contains(signal), "\(flag) does not say what \(signal) does") }
         }
