@@ -13,19 +13,19 @@ import Renditions
 public final class RenditionPipeline: Sendable {
     public typealias Completion = @Sendable (Result<[UInt8], RenditionFailure>) -> Void
 
-    private let renderer: any RenditionMaking
-    private let sourceFiles: SourceFiles
-    private let cache: CacheConnection
-    private let statistics: Statistics
+    let renderer: any RenditionMaking
+    let sourceFiles: SourceFiles
+    let cache: CacheConnection
+    let statistics: Statistics
     private let renders: WorkerPool
     private let writes = WorkerPool(threads: 1, name: "assetfs-cache-writer")
     /// Called with a photo that is not what the catalog says (gone, replaced): time to read its folder again.
-    private let onSourceChanged: @Sendable (FilePath) -> Void
-    private let state = Locked(State())
+    let onSourceChanged: @Sendable (FilePath) -> Void
+    let state = Locked(State())
     private static let heldLimit = 32 << 20
     private static let knownSizesLimit = 1 << 18
 
-    private struct State {
+    struct State {
         /// Sizes of renditions met this mount (bounded; the store has them all).
         var knownSizes: [CacheKey: Int] = [:]
         /// Broken photos' reasons until the store has them (for good when there is no store).
@@ -167,7 +167,7 @@ public final class RenditionPipeline: Sendable {
 
     /// A render asked for and not yet finished: who waits for it, the most urgent priority it is
     /// queued at, and the claim its queued jobs race for.
-    private struct InFlight {
+    struct InFlight {
         var waiters: [Completion]
         var priority: WorkPriority
         let claim = WorkerPool.Claim()
@@ -211,71 +211,8 @@ public final class RenditionPipeline: Sendable {
             priority: priority)
     }
 
-    private func produce(_ request: RenditionRequest) -> Result<[UInt8], RenditionFailure> {
-        // Another process (assetfs warm) may have stored it since we looked.
-        if let bytes = try? cache.store?.bytes(for: request.key) { return .success(bytes) }
-        Statistics.bump(statistics.renders)
-        if request.photo.format.isVideo { Statistics.bump(statistics.posters) }
-        let name = request.sourcePath.description
-        let file: FileDescriptor
-        do { file = try sourceFiles.open(request.photo) } catch {
-            return unavailable(request, error)
-        }
-        defer { file.close() }
-        let rendition: Rendition
-        do { rendition = try renderer.render(file, spec: request.spec, name: name) } catch {
-            guard error.isContentFailure else {
-                return unavailable(request, .unavailable(.io), reason: error.description)
-            }
-            return fail(request.key, error.description, storing: error.failsUnderAnySettings)
-        }
-        // A source rewritten under the render could give a mix of old and new: serve nothing.
-        guard let after = try? file.status(), SourceIdentity(after) == request.photo.identity else {
-            return unavailable(request, .changed("changed while it was being rendered"))
-        }
-        for warning in rendition.warnings { Log.warning("\(name): \(warning); rendered anyway") }
-        keep(rendition.jpeg, for: request.key)
-        return .success(rendition.jpeg)
-    }
-
-    /// A failure of this request only, logged once per photo and reason.
-    private func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
-        let reason = reason ?? "\(request.sourcePath): \(failure)"
-        logOnce(reason, warning: true)
-        switch failure {
-        case .changed:
-            onSourceChanged(request.photo.relativePath)
-            return .failure(.unavailable(.notFound, reason: reason))
-        case .unavailable(let error):
-            return .failure(.unavailable(error, reason: reason))
-        }
-    }
-
-    /// A photo that cannot be rendered: logged once, remembered until its source changes, so it is
-    /// not decoded on every access: by this mount, and when `storing` (it would fail under any
-    /// settings) in the store, which every mount of this source shares.
-    private func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
-        Statistics.bump(statistics.renderFailures)
-        if logOnce(reason, warning: false) { Statistics.bump(statistics.brokenPhotos) }
-        state.withLock { $0.failures[key] = reason }
-        if cache.isEnabled, storing {
-            write { [self] store throws(DatabaseError) in
-                try store.storeFailure(reason, for: key)
-                state.withLock { _ = $0.failures.removeValue(forKey: key) }
-            }
-        }
-        return .failure(.broken(reason: reason))
-    }
-
-    @discardableResult
-    private func logOnce(_ message: String, warning: Bool) -> Bool {
-        let first = state.withLock { $0.loggedFailures.insert(message).inserted }
-        if first { warning ? Log.warning(message) : Log.error(message) }
-        return first
-    }
-
     /// Held in memory until the writer has stored it (or for good, within a limit, when it cannot).
-    private func keep(_ bytes: [UInt8], for key: CacheKey) {
+    func keep(_ bytes: [UInt8], for key: CacheKey) {
         remember(bytes.count, for: key)
         hold(bytes, for: key)
         guard cache.isEnabled else { return }
@@ -299,7 +236,7 @@ public final class RenditionPipeline: Sendable {
     }
 
     /// Runs a cache write on the writer thread; a failure is logged once and the mount goes on.
-    private func write(_ body: @escaping @Sendable (RenditionStore) throws(DatabaseError) -> Void) {
+    func write(_ body: @escaping @Sendable (RenditionStore) throws(DatabaseError) -> Void) {
         writes.submit(WorkerPool.Job(run: { [self] in
             guard let store = cache.store else { return }
             do throws(DatabaseError) { try body(store) } catch { noteStoreFailure(error) }

@@ -1,0 +1,73 @@
+import Posix
+import PhotoSource
+import RenditionCache
+import Renditions
+import SQLiteDatabase
+
+/// One render of one request, on a render thread: the source opened through the access checks,
+/// rendered, checked unchanged, kept; and what a failure becomes (this request's only, or the
+/// photo's, remembered until it changes).
+extension RenditionPipeline {
+    func produce(_ request: RenditionRequest) -> Result<[UInt8], RenditionFailure> {
+        // Another process (assetfs warm) may have stored it since we looked.
+        if let bytes = try? cache.store?.bytes(for: request.key) { return .success(bytes) }
+        Statistics.bump(statistics.renders)
+        if request.photo.format.isVideo { Statistics.bump(statistics.posters) }
+        let name = request.sourcePath.description
+        let file: FileDescriptor
+        do { file = try sourceFiles.open(request.photo) } catch {
+            return unavailable(request, error)
+        }
+        defer { file.close() }
+        let rendition: Rendition
+        do { rendition = try renderer.render(file, spec: request.spec, name: name) } catch {
+            guard error.isContentFailure else {
+                return unavailable(request, .unavailable(.io), reason: error.description)
+            }
+            return fail(request.key, error.description, storing: error.failsUnderAnySettings)
+        }
+        // A source rewritten under the render could give a mix of old and new: serve nothing.
+        guard let after = try? file.status(), SourceIdentity(after) == request.photo.identity else {
+            return unavailable(request, .changed("changed while it was being rendered"))
+        }
+        for warning in rendition.warnings { Log.warning("\(name): \(warning); rendered anyway") }
+        keep(rendition.jpeg, for: request.key)
+        return .success(rendition.jpeg)
+    }
+
+    /// A failure of this request only, logged once per photo and reason.
+    private func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
+        let reason = reason ?? "\(request.sourcePath): \(failure)"
+        logOnce(reason, warning: true)
+        switch failure {
+        case .changed:
+            onSourceChanged(request.photo.relativePath)
+            return .failure(.unavailable(.notFound, reason: reason))
+        case .unavailable(let error):
+            return .failure(.unavailable(error, reason: reason))
+        }
+    }
+
+    /// A photo that cannot be rendered: logged once, remembered until its source changes, so it is
+    /// not decoded on every access: by this mount, and when `storing` (it would fail under any
+    /// settings) in the store, which every mount of this source shares.
+    private func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
+        Statistics.bump(statistics.renderFailures)
+        if logOnce(reason, warning: false) { Statistics.bump(statistics.brokenPhotos) }
+        state.withLock { $0.failures[key] = reason }
+        if cache.isEnabled, storing {
+            write { [self] store throws(DatabaseError) in
+                try store.storeFailure(reason, for: key)
+                state.withLock { _ = $0.failures.removeValue(forKey: key) }
+            }
+        }
+        return .failure(.broken(reason: reason))
+    }
+
+    @discardableResult
+    private func logOnce(_ message: String, warning: Bool) -> Bool {
+        let first = state.withLock { $0.loggedFailures.insert(message).inserted }
+        if first { warning ? Log.warning(message) : Log.error(message) }
+        return first
+    }
+}
