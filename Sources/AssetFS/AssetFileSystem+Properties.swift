@@ -94,7 +94,7 @@ extension AssetFileSystem {
     }
 
     private func readEmbeddedProperties(_ photo: Photo) -> PhotoProperties? {
-        let file: FileDescriptor
+        let file: OwnedFileDescriptor
         do { file = try sourceFiles.open(photo) } catch {
             switch error {
             case .changed:
@@ -105,8 +105,7 @@ extension AssetFileSystem {
                 return .unreadable(modificationNanoseconds: photo.identity.modificationNanoseconds, mediaType: photo.format.mimeType)
             }
         }
-        defer { file.close() }
-        return PhotoProperties.read(from: file, modificationNanoseconds: photo.identity.modificationNanoseconds, format: photo.format)
+        return PhotoProperties.read(from: file.descriptor, modificationNanoseconds: photo.identity.modificationNanoseconds, format: photo.format)
     }
 
     /// Queues the properties an older reader stored to be read again, in the background like a new

@@ -74,8 +74,8 @@ extension AssetFileSystem {
 
     /// The source of an `original.jpg`, if it is still the file that was scanned. A photo gone or
     /// replaced since the scan is ENOENT (and its folder is read again); any other failure EIO.
-    private func openOriginal(_ photo: Photo) -> Result<FileDescriptor, Errno> {
-        Result { () throws(SourceFiles.Failure) in try sourceFiles.open(photo) }.mapError { failure in
+    private func openOriginal(_ photo: Photo) -> Result<SharedFileDescriptor, Errno> {
+        Result { () throws(SourceFiles.Failure) in SharedFileDescriptor(try sourceFiles.open(photo)) }.mapError { failure in
             switch failure {
             case .changed:
                 checkFolder(photo.relativePath.parent)
@@ -85,9 +85,5 @@ extension AssetFileSystem {
                 return error == .permissionDenied ? .permissionDenied : .io
             }
         }
-    }
-
-    public func release(_ file: OpenFile) {
-        if case .original(let descriptor, _) = file { descriptor.close() }
     }
 }

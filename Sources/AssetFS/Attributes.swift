@@ -32,8 +32,10 @@ public struct ListingEntry: Sendable, Equatable {
 /// bytes again, so it cannot cut a read short).
 public enum OpenFile: Sendable {
     /// The source open, and the bytes of it this file shows: all of it for an original, the
-    /// embedded video's range for a Motion Photo's `motion.mp4`.
-    case original(FileDescriptor, window: Range<Int64>)
+    /// embedded video's range for a Motion Photo's `motion.mp4`. Shared: the adapter's handle
+    /// table lends it to every READ, on any thread, and it closes once RELEASE and the last of
+    /// those reads have let it go.
+    case original(SharedFileDescriptor, window: Range<Int64>)
     /// nil: the placeholder of a photo that cannot be shown.
     case rendition(RenditionRequest?)
 }

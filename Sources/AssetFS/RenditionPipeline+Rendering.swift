@@ -14,13 +14,12 @@ extension RenditionPipeline {
         Statistics.bump(statistics.renders)
         if request.photo.format.isVideo { Statistics.bump(statistics.posters) }
         let name = request.sourcePath.description
-        let file: FileDescriptor
+        let file: OwnedFileDescriptor
         do { file = try sourceFiles.open(request.photo) } catch {
             return unavailable(request, error)
         }
-        defer { file.close() }
         let rendition: Rendition
-        do { rendition = try renderer.render(file, spec: request.spec, name: name) } catch {
+        do { rendition = try renderer.render(file.descriptor, spec: request.spec, name: name) } catch {
             guard error.isContentFailure else {
                 return unavailable(request, .unavailable(.io), reason: error.description)
             }

@@ -6,7 +6,7 @@ import Posix
 /// that goes stale. The mount holds an exclusive lock on `X.catalog.lock` beside the catalog for
 /// as long as it lives (the kernel drops it when the daemon dies, even by kill -9), and writes in
 /// it its pid and mountpoint, so that whoever finds it locked can say where the mount is.
-struct CatalogLock {
+struct CatalogLock: ~Copyable {
     private let lock: FileLock
 
     /// Who holds a catalog's lock, as the holder wrote it.
@@ -71,7 +71,7 @@ struct CatalogLock {
         lock.record(Array("\(getpid()) ".utf8) + mountpoint.bytes + [0x0A])
     }
 
-    private enum Attempt {
+    private enum Attempt: ~Copyable {
         case taken(FileLock)
         case held(Holder)
         case unavailable(Errno)
@@ -89,8 +89,7 @@ struct CatalogLock {
 
     /// "PID MOUNTPOINT\n", or what is left of it (the holder may not have written it yet).
     private static func readHolder(_ path: FilePath) -> Holder {
-        guard let file = try? FileDescriptor.openReadOnly(path) else { return Holder() }
-        defer { file.close() }
+        guard let file = try? OwnedFileDescriptor.openReadOnly(path) else { return Holder() }
         var note = (try? file.readToEnd()) ?? []
         if note.last == 0x0A { note.removeLast() }
         guard let space = note.firstIndex(of: 0x20), let pid = pid_t(String(decoding: note[..<space], as: UTF8.self)) else {

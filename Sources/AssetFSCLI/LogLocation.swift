@@ -35,7 +35,7 @@ enum LogLocation: Equatable {
         case .file(let path, let isDefault):
             do {
                 if isDefault { try Directory.create(path.parent, permissions: 0o700) }
-                return .file(try FileDescriptor.openForAppending(path, permissions: 0o600), path: path)
+                return .file(SharedFileDescriptor(try OwnedFileDescriptor.openForAppending(path, permissions: 0o600)), path: path)
             } catch {
                 throw UsageError("cannot open the log file \(path): \(error); give another with -o log=FILE")
             }

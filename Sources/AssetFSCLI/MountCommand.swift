@@ -46,7 +46,7 @@ struct MountCommand {
         let realSource = Self.realPath(source)
         let cachePath = configuration.cachePath(for: realSource)
         try Self.checkSeparate(source: realSource, mountpoint: mountpoint, cache: cachePath)
-        // Held until this process (the daemon, after the fork) ends.
+        // Held until the mount ends, in the process that serves it (the daemon, after the fork).
         let realMountpoint = Self.realPath(FilePath(mountpoint))
         let catalogLock = try CatalogLock.take(configuration.catalogLockPath(for: realSource), mountpoint: realMountpoint, cache: cachePath)
         // Both SQLite files are opened on first use, in the process that serves the mount: never
@@ -191,9 +191,7 @@ extension MountCommand {
     /// to the daemon, and fails with ENOTCONN once it is gone.
     static func isDeadMount(_ path: FilePath) -> Bool {
         do {
-            let root = try FileDescriptor.openPath(path)
-            defer { root.close() }
-            try root.checkFileSystem()
+            try OwnedFileDescriptor.openPath(path).checkFileSystem()
             return false
         } catch {
             return error == .notConnected

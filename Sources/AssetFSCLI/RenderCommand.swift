@@ -63,9 +63,13 @@ struct RenderCommand {
         }
         for warning in rendition.warnings { Log.warning("\(input): \(warning)") }
         do {
-            let file = output == "-" ? FileDescriptor.standardOutput : try FileDescriptor.create(FilePath(output))
-            defer { if output != "-" { file.close() } }
-            try file.writeAll(rendition.jpeg)
+            if output == "-" {
+                try FileDescriptor.standardOutput.writeAll(rendition.jpeg)
+            } else {
+                let file = try OwnedFileDescriptor.create(FilePath(output))
+                try file.writeAll(rendition.jpeg)
+                try file.close()  // a write the filesystem failed only now fails the command too
+            }
         } catch {
             Log.error("\(output): cannot write: \(error)")
             return 1

@@ -134,13 +134,12 @@ public struct ThumbnailStore: Sendable {
         }
         guard fd >= 0 else { throw StoreError(path: folder, reason: "cannot create a temporary file: \(Errno.current)") }
         let temporary = FilePath(bytes: Array(template.dropLast()))
-        let file = FileDescriptor(rawValue: fd)
+        let file = OwnedFileDescriptor(adopting: fd)
         do {
             try file.writeAll(bytes)
             guard fchmod(fd, 0o600) == 0 else { throw Errno.current }
-            file.close()
+            try file.close()
         } catch {
-            file.close()
             _ = temporary.withCString { unlink($0) }
             throw StoreError(path: temporary, reason: "cannot write: \(error)")
         }
@@ -153,8 +152,7 @@ public struct ThumbnailStore: Sendable {
     }
 
     static func contents(of path: FilePath) throws(Errno) -> [UInt8] {
-        let file = try FileDescriptor.openReadOnly(path)
-        defer { file.close() }
+        let file = try OwnedFileDescriptor.openReadOnly(path)
         var bytes: [UInt8] = []
         while true {
             let chunk = try file.read(upTo: 1 << 16, at: Int64(bytes.count))

@@ -87,9 +87,8 @@ extension FUSEOperations {
                 // Renditions and originals are immutable until their source changes, and
                 // then the kernel is told: let it keep pages across opens.
                 reply.keep_cache = 1
-                if !request.replyOpen(reply), let file = adapter.forget(reply.fh) {
-                    adapter.fileSystem.release(file)  // the opener went away
-                }
+                // The opener went away: no RELEASE will come, so its handle goes now.
+                if !request.replyOpen(reply) { adapter.forget(reply.fh) }
             }
         }
     }
@@ -104,7 +103,7 @@ extension FUSEOperations {
 
     static func release(_ req: fuse_req_t?, _: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
         let request = Request(req!)
-        if let file = request.adapter.forget(fi!.pointee.fh) { request.adapter.fileSystem.release(file) }
+        request.adapter.forget(fi!.pointee.fh)
         request.replySuccess()
     }
 

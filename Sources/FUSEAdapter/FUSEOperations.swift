@@ -36,7 +36,8 @@ final class FUSEOperations: Sendable {
     }
 
     func openFile(_ handle: UInt64) -> OpenFile? { openFiles.withLock { $0[handle] } }
-    func forget(_ handle: UInt64) -> OpenFile? { openFiles.withLock { $0.removeValue(forKey: handle) } }
+    /// Takes the handle back. An original's source closes once the READs that hold it are done.
+    func forget(_ handle: UInt64) { openFiles.withLock { _ = $0.removeValue(forKey: handle) } }
 
     static func name(_ pointer: UnsafePointer<CChar>) -> [UInt8] {
         Array(UnsafeRawBufferPointer(start: pointer, count: strlen(pointer)))

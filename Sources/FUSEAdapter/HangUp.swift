@@ -6,7 +6,7 @@ extension FUSEMount {
     /// mount goes on serving; libfuse's handler would unmount. Called in the process that serves,
     /// after libfuse installed its handlers: the thread that reopens would not survive the fork.
     func reopenLogOnHangUp() {
-        let hangUps: FileDescriptor
+        let hangUps: OwnedFileDescriptor
         do { hangUps = try Signals.catchHangUps() } catch {
             return Log.warning("cannot catch SIGHUP (\(error)): it will unmount, as SIGTERM does")
         }

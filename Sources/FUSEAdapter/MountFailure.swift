@@ -13,8 +13,7 @@ enum MountFailure {
 
     /// /dev/fuse cannot be opened, or (not being root) there is no fusermount3 to mount with.
     static var fuseLooksMissing: Bool {
-        guard let device = try? FileDescriptor.openReadWrite(FilePath("/dev/fuse")) else { return true }
-        device.close()
+        guard (try? OwnedFileDescriptor.openReadWrite(FilePath("/dev/fuse"))) != nil else { return true }
         return geteuid() != 0 && !hasFusermount
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Posix
+import Synchronization
 
 extension FUSEMount {
     /// Runs `body` on a thread of its own once the mount really serves: a statvfs of the mount
@@ -8,12 +9,13 @@ extension FUSEMount {
     /// The mount's root is held from now, while the mount is surely there: a statvfs by path,
     /// were the session to fail and unmount first, would reach the folder beneath and pass.
     func whenServing(_ body: @escaping @Sendable () -> Void) {
-        let root = try? FileDescriptor.openPath(FilePath(mountpoint))
+        // Handed to the thread through a mutex: the thread takes it, to close it before anything else.
+        let root = Mutex(try? OwnedFileDescriptor.openPath(FilePath(mountpoint)))
         let thread = Thread {
             Signals.blockTerminationInCurrentThread()
-            guard let root else { return body() }  // cannot tell: as fuse_daemonize did, assume it serves
-            let serving = (try? root.checkFileSystem()) != nil
-            root.close()  // before anything else: a held root would make a plain umount fail (busy)
+            guard let held = root.withLock({ $0.take() }) else { return body() }  // cannot tell: as fuse_daemonize did, assume it serves
+            let serving = (try? held.checkFileSystem()) != nil
+            try? held.close()  // before anything else: a held root would make a plain umount fail (busy)
             if serving { body() }
         }
         thread.name = "assetfs-ready"

@@ -77,7 +77,6 @@ public struct FolderReader: Sendable {
     /// formats of photos sniffed before: a file whose identity is unchanged is not opened again.
     public func read(_ relative: FilePath, known: [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] = [:]) throws(Errno) -> FolderListing {
         let folder = try OpenFolder(root.appending(relative))
-        defer { folder.close() }
         let status = try folder.status()
         let entries = try folder.entries().sorted { $0.name.lexicographicallyPrecedes($1.name) }
         var listing = FolderListing(status: status, subfolders: [], photos: [], skipped: [])
@@ -124,7 +123,7 @@ public struct FolderReader: Sendable {
     }
 
     /// The status of entry `name`, following a symbolic link only where allowed.
-    private func follow(_ name: [UInt8], in folder: OpenFolder, at relative: FilePath) -> Result<FileStatus, SkipReason> {
+    private func follow(_ name: [UInt8], in folder: borrowing OpenFolder, at relative: FilePath) -> Result<FileStatus, SkipReason> {
         guard let status = try? folder.status(of: name, followLinks: false) else { return .failure(.special) }
         guard status.isSymbolicLink else {
             let isBindOfAnother = status.isDirectory && bindMounts.original(of: root.appending(relative).appending(name)) != nil
@@ -156,13 +155,12 @@ public struct FolderReader: Sendable {
     }
 
     /// Content sniffing: the format its first bytes say, or why it is not shown.
-    private func sniff(_ name: [UInt8], in folder: OpenFolder) -> Result<SourceFormat, SkipReason> {
+    private func sniff(_ name: [UInt8], in folder: borrowing OpenFolder) -> Result<SourceFormat, SkipReason> {
         guard let file = try? folder.open(name) else { return .failure(.unreadable) }
-        defer { file.close() }
         guard let head = try? file.read(upTo: SourceFormat.headLength, at: 0) else { return .failure(.unreadable) }
         guard let format = SourceFormat.sniff(head, fileName: name) else { return .failure(.notAPhoto) }
         // Tracks are listed by their box headers (a few reads); a movie without them is opened later.
-        if format.isISOMedia, let handlers = ISOBaseMediaFile.trackHandlers(of: file), handlers.contains("soun"), !handlers.contains("vide") {
+        if format.isISOMedia, let handlers = ISOBaseMediaFile.trackHandlers(of: file.descriptor), handlers.contains("soun"), !handlers.contains("vide") {
             return .failure(.audioOnly)
         }
         return .success(format)

@@ -34,22 +34,19 @@ public struct SourceFiles: Sendable {
     /// when it cannot be opened or is not a regular file: opened as photos are, beneath the root.
     public func sidecar(_ name: [UInt8], of photo: Photo, limit: Int) -> [UInt8]? {
         guard let file = try? openBeneathRoot(photo.relativePath.parent.appending(name)) else { return nil }
-        defer { file.close() }
         guard let status = try? file.status(), status.isRegularFile, status.size <= Int64(limit) else { return nil }
         return try? file.read(upTo: limit, at: 0)
     }
 
     /// `relative` opened read-only and non-blocking, by the rule every read of SOURCE follows.
-    private func openBeneathRoot(_ relative: FilePath) throws(Errno) -> FileDescriptor {
-        if followSymlinks { return try FileDescriptor.openReadOnly(root.appending(relative), nonBlocking: true) }
-        let folder = try FileDescriptor.openFolder(root)
-        defer { folder.close() }
-        return try folder.openBeneath(relative)
+    private func openBeneathRoot(_ relative: FilePath) throws(Errno) -> OwnedFileDescriptor {
+        if followSymlinks { return try OwnedFileDescriptor.openReadOnly(root.appending(relative), nonBlocking: true) }
+        return try OwnedFileDescriptor.openFolder(root).openBeneath(relative)
     }
 
-    /// Opens `photo` read-only; the caller closes it.
-    public func open(_ photo: Photo) throws(Failure) -> FileDescriptor {
-        let file: FileDescriptor
+    /// Opens `photo` read-only, for the caller to own.
+    public func open(_ photo: Photo) throws(Failure) -> OwnedFileDescriptor {
+        let file: OwnedFileDescriptor
         do {
             file = try openBeneathRoot(photo.relativePath)
         } catch {
@@ -60,17 +57,10 @@ public struct SourceFiles: Sendable {
             default: throw .unavailable(error)
             }
         }
-        do {
-            let status = try file.status()
-            guard status.isRegularFile else { throw Failure.changed("no longer a regular file") }
-            guard SourceIdentity(status) == photo.identity else { throw Failure.changed("changed since it was scanned") }
-            return file
-        } catch let failure as Failure {
-            file.close()
-            throw failure
-        } catch {
-            file.close()
-            throw .unavailable(error as? Errno ?? .io)
-        }
+        let status: FileStatus
+        do { status = try file.status() } catch { throw .unavailable(error) }
+        guard status.isRegularFile else { throw .changed("no longer a regular file") }
+        guard SourceIdentity(status) == photo.identity else { throw .changed("changed since it was scanned") }
+        return file
     }
 }

@@ -4,8 +4,8 @@ import Glibc
 /// `/`), except that the parent stays until the child says it is ready, and otherwise exits with
 /// the child's failure. `fuse_daemonize` lets the parent exit 0 at once, so a mount that failed
 /// after it (libfuse refusing the kernel's INIT, for one) still looked like a success.
-public struct Daemon: Sendable {
-    private let readiness: FileDescriptor
+public struct Daemon: ~Copyable, Sendable {
+    private let readiness: OwnedFileDescriptor
 
     /// Forks. Returns in the child only: the parent waits for `ready()` and exits 0, or for the
     /// child to end without it and exits with its status (never 0). Until `ready()` the child
@@ -18,10 +18,10 @@ public struct Daemon: Sendable {
         if child == 0 {
             Glibc.close(ends[0])
             _ = setsid()
-            return Daemon(readiness: FileDescriptor(rawValue: ends[1]))
+            return Daemon(readiness: OwnedFileDescriptor(adopting: ends[1]))
         }
         Glibc.close(ends[1])
-        let said = (try? FileDescriptor(rawValue: ends[0]).read(upTo: 1)) ?? []
+        let said = (try? OwnedFileDescriptor(adopting: ends[0]).read(upTo: 1)) ?? []
         if !said.isEmpty { _exit(0) }
         var status: Int32 = 0
         _ = try? syscall { waitpid(child, &status, 0) }
@@ -29,14 +29,15 @@ public struct Daemon: Sendable {
         _exit(exitStatus == 0 ? 1 : exitStatus)
     }
 
-    /// Lets the parent exit 0 and lets go of the terminal and the working folder.
+    /// Lets the parent exit 0 and lets go of the terminal and the working folder. The pipe to
+    /// the parent closes with this value.
     public func ready() {
         _ = chdir("/")
-        if let null = try? FileDescriptor.openReadWrite(FilePath("/dev/null")) {
+        if let null = try? OwnedFileDescriptor.openReadWrite(FilePath("/dev/null")) {
             for target in Int32(0)...2 { _ = try? syscall { dup2(null.rawValue, target) } }
-            if null.rawValue > 2 { null.close() }
+            // Opened as 0, 1 or 2 (one was closed): it is now that standard stream, left open.
+            if null.rawValue <= 2 { _ = null.leaveOpen() }
         }
         try? readiness.writeAll([1])
-        readiness.close()
     }
 }

@@ -22,13 +22,15 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let permissionDenied = Errno(rawValue: EACCES)
 }
 
-/// The one funnel every syscall goes through: retries `EINTR` and turns `-1` into a typed `Errno`.
+/// The one funnel every syscall goes through: turns `-1` into a typed `Errno`, and retries
+/// `EINTR` unless told not to: `close(2)` must not be retried, since Linux frees the number
+/// even when it reports EINTR, and another thread may already have been given it.
 @inline(__always)
-public func syscall<I: FixedWidthInteger>(_ call: () -> I) throws(Errno) -> I {
+public func syscall<I: FixedWidthInteger>(retryOnInterrupt: Bool = true, _ call: () -> I) throws(Errno) -> I {
     while true {
         let result = call()
         if result != -1 { return result }
         let error = Errno.current
-        if error.rawValue != EINTR { throw error }
+        if error.rawValue != EINTR || !retryOnInterrupt { throw error }
     }
 }

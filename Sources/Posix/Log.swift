@@ -4,8 +4,9 @@ import Synchronization
 /// One line per problem: to stderr in the foreground; once the daemon is in the background, to
 /// syslog, or to a file (`-o log=FILE`, or where there is no syslog to take it).
 public enum Log {
-    /// A file by its descriptor and its path, to open it again after log rotation.
-    public enum Destination: Sendable { case standardError, syslog, file(FileDescriptor, path: FilePath) }
+    /// A file by its descriptor (shared: every thread writes to it, and a line being written
+    /// keeps it open through a reconfiguration) and its path, to open it again after log rotation.
+    public enum Destination: Sendable { case standardError, syslog, file(SharedFileDescriptor, path: FilePath) }
     private static let state = Mutex<(destination: Destination, debug: Bool)>((.standardError, false))
 
     public static func configure(destination: Destination, debug: Bool) {
@@ -19,9 +20,8 @@ public enum Log {
     @discardableResult
     public static func reopenFile() throws(Errno) -> FilePath? {
         guard case .file(let file, let path) = state.withLock({ $0.destination }) else { return nil }
-        let fresh = try FileDescriptor.openForAppending(path, permissions: 0o600)
-        defer { fresh.close() }
-        try file.replace(with: fresh)
+        let fresh = try OwnedFileDescriptor.openForAppending(path, permissions: 0o600)
+        try file.replace(with: fresh.descriptor)
         return path
     }
 

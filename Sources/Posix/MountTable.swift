@@ -20,9 +20,7 @@ public enum MountTable {
 
     /// Every mount, in the order the kernel lists them (a later one on the same point is on top).
     public static func entries() throws(Errno) -> [Entry] {
-        let file = try FileDescriptor.openReadOnly(FilePath("/proc/self/mountinfo"))
-        defer { file.close() }
-        return try file.readToEnd().split(separator: UInt8(ascii: "\n")).compactMap(parse)
+        return try OwnedFileDescriptor.openReadOnly(FilePath("/proc/self/mountinfo")).readToEnd().split(separator: UInt8(ascii: "\n")).compactMap(parse)
     }
 
     /// Every mount point.

@@ -2,22 +2,20 @@ import Glibc
 
 /// A folder held open, so that what is in it is reached by name relative to it (`fstatat`,
 /// `openat`, `fdopendir`): the kernel walks one component, not the whole path, for each entry
-/// (what a scan of a million files spends most of its time on otherwise). The owner closes it.
-public struct OpenFolder: Sendable {
-    public let descriptor: FileDescriptor
+/// (what a scan of a million files spends most of its time on otherwise). Closed with its owner.
+public struct OpenFolder: ~Copyable, Sendable {
+    private let folder: OwnedFileDescriptor
 
     /// `open(2)` of `path` as a folder (`O_DIRECTORY`), read-only, close-on-exec.
     public init(_ path: FilePath) throws(Errno) {
-        descriptor = FileDescriptor(rawValue: try syscall { path.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } })
+        folder = OwnedFileDescriptor(adopting: try syscall { path.withCString { Glibc.open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) } })
     }
 
-    public func close() { descriptor.close() }
-
-    public func status() throws(Errno) -> FileStatus { try descriptor.status() }
+    public func status() throws(Errno) -> FileStatus { try folder.status() }
 
     /// The names in the folder, without `.` and `..` (`fdopendir` on a duplicate of the descriptor).
     public func entries() throws(Errno) -> [DirectoryEntry] {
-        let copy = try syscall { dup(descriptor.rawValue) }
+        let copy = try syscall { dup(folder.rawValue) }
         guard let dir = fdopendir(copy) else {
             let error = Errno.current
             Glibc.close(copy)
@@ -29,18 +27,20 @@ public struct OpenFolder: Sendable {
 
     /// `fstatat(2)` of entry `name`; with `followLinks: false`, the link itself.
     public func status(of name: [UInt8], followLinks: Bool) throws(Errno) -> FileStatus {
+        let descriptor = folder.rawValue
         var st = stat()
         _ = try syscall { (name + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { fstatat(descriptor.rawValue, $0.baseAddress!, &st, followLinks ? 0 : AT_SYMLINK_NOFOLLOW) }
+            buffer.withMemoryRebound(to: CChar.self) { fstatat(descriptor, $0.baseAddress!, &st, followLinks ? 0 : AT_SYMLINK_NOFOLLOW) }
         } }
         return FileStatus(st)
     }
 
     /// `openat(2)` of entry `name`, read-only and non-blocking (a FIFO cannot hold the caller).
-    public func open(_ name: [UInt8]) throws(Errno) -> FileDescriptor {
+    public func open(_ name: [UInt8]) throws(Errno) -> OwnedFileDescriptor {
+        let descriptor = folder.rawValue
         let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY
-        return FileDescriptor(rawValue: try syscall { (name + [0]).withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { openat(descriptor.rawValue, $0.baseAddress!, flags) }
+        return OwnedFileDescriptor(adopting: try syscall { (name + [0]).withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { openat(descriptor, $0.baseAddress!, flags) }
         } })
     }
 }

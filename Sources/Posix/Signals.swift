@@ -27,7 +27,7 @@ public enum Signals {
     /// convention: "reopen your log file", as logrotate's postrotate sends it. The handler only
     /// writes a byte to a pipe, which is async-signal-safe; the returned descriptor reads one
     /// byte per SIGHUP (signals close together may make one), for a thread to act on.
-    public static func catchHangUps() throws(Errno) -> FileDescriptor {
+    public static func catchHangUps() throws(Errno) -> OwnedFileDescriptor {
         var ends: [Int32] = [-1, -1]
         _ = try syscall { pipe(&ends) }
         for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
@@ -43,6 +43,6 @@ public enum Signals {
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
         _ = try syscall { sigaction(SIGHUP, &action, nil) }
-        return FileDescriptor(rawValue: ends[0])
+        return OwnedFileDescriptor(adopting: ends[0])
     }
 }

@@ -11,8 +11,8 @@ public enum SyslogSocket {
         guard path.bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
         withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: path.bytes) }
         for type in [SOCK_DGRAM, SOCK_STREAM] {
-            guard let socket = try? syscall({ Glibc.socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) else { continue }
-            defer { Glibc.close(socket) }
+            guard let opened = try? syscall({ Glibc.socket(AF_UNIX, Int32(type.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) }) else { continue }
+            let owner = OwnedFileDescriptor(adopting: opened), socket = owner.rawValue
             let connected = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
                     try? syscall { connect(socket, pointer, socklen_t(MemoryLayout<sockaddr_un>.size)) }

@@ -83,10 +83,9 @@ extension Renderer {
         do {
             for sample in [try BuiltInImages.fingerprintSample(), try BuiltInImages.adobeRGBFingerprintSample(),
                            try BuiltInImages.sRGBFingerprintSample(), FingerprintSamples.avif, FingerprintSamples.avifPQ, FingerprintSamples.heic10Bit] {
-                let file = try FileDescriptor.memoryFile(holding: sample)
-                defer { file.close() }
+                let file = try OwnedFileDescriptor.memoryFile(holding: sample)
                 for side in [24, 100] {
-                    hashed += try Renderer().render(file, spec: RenditionSpec(longestSide: side), name: "fingerprint sample").jpeg
+                    hashed += try Renderer().render(file.descriptor, spec: RenditionSpec(longestSide: side), name: "fingerprint sample").jpeg
                 }
             }
         } catch {

@@ -14,9 +14,9 @@ extension Renderer {
     /// renditions (small, baseline): a progressive file needing over 64 MiB of coefficients is refused.
     public func decodePixels(_ path: FilePath, longestSide: Int) throws(RenditionError) -> DecodedImage {
         let name = path.description
-        let file: FileDescriptor
-        do { file = try FileDescriptor.openReadOnly(path) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
-        defer { file.close() }
+        let owned: OwnedFileDescriptor
+        do { owned = try OwnedFileDescriptor.openReadOnly(path) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
+        let file = owned.descriptor
         let orientation = Orientation.read(from: file)
         let decoder = try JPEGDecoder(file: file, path: name)
         let header = try decoder.readHeader()

@@ -23,9 +23,17 @@ public final class MemoryBudget: @unchecked Sendable {
         available = bytes
     }
 
-    /// What a render holds; give it back with `release()`.
-    public struct Reservation: Sendable {
+    /// What a render holds. Not copyable, so it is given back exactly once: when its holder
+    /// lets it go (the end of the scope that reserved it, however that scope is left), or
+    /// earlier by `release()`.
+    public struct Reservation: ~Copyable, Sendable {
         let bytes: Int
+        let budget: MemoryBudget
+
+        deinit { budget.giveBack(bytes) }
+
+        /// Gives the memory back now.
+        public consuming func release() {}
     }
 
     public enum Failure: Error { case overCeiling, busy }
@@ -45,12 +53,12 @@ public final class MemoryBudget: @unchecked Sendable {
             condition.wait()
         }
         available -= held
-        return Reservation(bytes: held)
+        return Reservation(bytes: held, budget: self)
     }
 
-    public func release(_ reservation: Reservation) {
+    private func giveBack(_ bytes: Int) {
         condition.lock()
-        available += reservation.bytes
+        available += bytes
         condition.broadcast()
         condition.unlock()
     }

@@ -25,10 +25,9 @@ extension Renderer {
         func renderPreview(atLeast side: Int) throws(RenditionError) -> Rendition? {
             switch raw.preview {
             case .jpeg(let bytes):
-                let preview: FileDescriptor
-                do { preview = try FileDescriptor.memoryFile(holding: bytes) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
-                defer { preview.close() }
-                guard let decoder = try? JPEGDecoder(file: preview, path: name), let header = try? decoder.readHeader(),
+                let preview: OwnedFileDescriptor
+                do { preview = try OwnedFileDescriptor.memoryFile(holding: bytes) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
+                guard let decoder = try? JPEGDecoder(file: preview.descriptor, path: name), let header = try? decoder.readHeader(),
                       max(header.size.width, header.size.height) >= side else { return nil }
                 return try renderJPEG(decoder, header: header, spec: spec, name: name, orientation: raw.orientation, colour: raw.previewColour)
             case .bitmap(let size):
@@ -51,7 +50,7 @@ extension Renderer {
                                      reason: "RAW: sensor data missing (\(fileBytes) bytes for \(raw.rawSize) photosites) and no usable preview")
             }
             let reservation = try reserve(raw.halfSizeDecodeBytes, for: "a half-size RAW decode", name: name)
-            defer { if let reservation { budget.release(reservation) } }
+            defer { withExtendedLifetime(reservation) {} }
             let rows = try raw.decodeHalfSize()
             return try finish(rows, target: rows.size.fitted(longestSide: spec.longestSide), reduce: true,
                               orientation: .up, colour: nil, spec: spec, name: name)
@@ -68,10 +67,9 @@ extension Renderer {
 
     func renderJPEG(inMemory jpeg: [UInt8], spec: RenditionSpec, name: String, orientation: Orientation?,
                             colour: ColourTransform? = nil) throws(RenditionError) -> Rendition {
-        let memory: FileDescriptor
-        do { memory = try FileDescriptor.memoryFile(holding: jpeg) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
-        defer { memory.close() }
-        return try renderJPEG(memory, spec: spec, name: name, orientation: orientation, colour: colour)
+        let memory: OwnedFileDescriptor
+        do { memory = try OwnedFileDescriptor.memoryFile(holding: jpeg) } catch { throw RenditionError(.unreadable, path: name, reason: "\(error)") }
+        return try renderJPEG(memory.descriptor, spec: spec, name: name, orientation: orientation, colour: colour)
     }
 
     /// The largest embedded JPEG of a TIFF-based RAW that libjpeg reads (lossless raw strips and
@@ -82,9 +80,8 @@ extension Renderer {
         var best: (bytes: [UInt8], pixels: Int)?
         for candidate in found.candidates {
             guard let head = try? file.read(upTo: min(candidate.length, 1 << 16), at: candidate.offset), head.starts(with: [0xFF, 0xD8]),
-                  let probe = try? FileDescriptor.memoryFile(holding: head) else { continue }
-            defer { probe.close() }
-            guard let size = try? JPEGDecoder(file: probe, path: name).readHeader().size, max(size.width, size.height) >= 160,
+                  let probe = try? OwnedFileDescriptor.memoryFile(holding: head) else { continue }
+            guard let size = try? JPEGDecoder(file: probe.descriptor, path: name).readHeader().size, max(size.width, size.height) >= 160,
                   size.width * size.height > best?.pixels ?? 0,
                   let bytes = try? file.read(upTo: candidate.length, at: candidate.offset), bytes.count == candidate.length else { continue }
             best = (bytes, size.width * size.height)

@@ -42,10 +42,9 @@ public struct Renderer: Sendable {
     /// Renders the photo at `path`. Its bytes depend only on the file's content, `spec` and this build (`Renderer.fingerprint`).
     public func render(_ path: FilePath, spec: RenditionSpec) throws(RenditionError) -> Rendition {
         let name = path.description
-        let file: FileDescriptor
-        do { file = try FileDescriptor.openReadOnly(path) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
-        defer { file.close() }
-        return try render(file, spec: spec, name: name)
+        let file: OwnedFileDescriptor
+        do { file = try OwnedFileDescriptor.openReadOnly(path) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
+        return try render(file.descriptor, spec: spec, name: name)
     }
 
     /// Renders the photo open at `file` (read with pread only: its offset is left alone), in any
@@ -91,7 +90,7 @@ public struct Renderer: Sendable {
         let stored = header.size
         try checkPixels(stored, name: name)
         let reservation = try reserve(header.coefficientBytes, for: "a progressive decode", name: name)
-        defer { if let reservation { budget.release(reservation) } }
+        defer { withExtendedLifetime(reservation) {} }
 
         let target = stored.fitted(longestSide: spec.longestSide)
         // Past the budget libjpeg fails instead of allocating; baseline decodes need only a few MB.
@@ -116,7 +115,7 @@ public struct Renderer: Sendable {
         // Adam7 cannot stream: the whole image is decoded into one buffer first.
         let reservation = png.interlaced
             ? try reserve(png.size.width * png.size.height * png.layout.inputChannels, for: "an interlaced PNG", name: name) : nil
-        defer { if let reservation { budget.release(reservation) } }
+        defer { withExtendedLifetime(reservation) {} }
         let colour = ColourTransform.from(icc: png.iccProfile, channels: png.layout.outputChannels)
         return try finish(png, target: png.size.fitted(longestSide: spec.longestSide), reduce: true,
                           orientation: PNGDecoder.exifOrientation(of: file), colour: colour, spec: spec, name: name)
@@ -130,7 +129,7 @@ public struct Renderer: Sendable {
         // whole canvas (libwebp's animation decoder keeps two).
         let decoded = webp.animated ? webp.size : target
         let reservation = try reserve(decoded.width * decoded.height * 4 * (webp.animated ? 2 : 1), for: "a WebP decode", name: name)
-        defer { if let reservation { budget.release(reservation) } }
+        defer { withExtendedLifetime(reservation) {} }
         let rows = try webp.decode(scaled: decoded)
         let colour = ColourTransform.from(icc: webp.chunk("ICCP"), channels: 3)
         let orientation = webp.chunk("EXIF").map(Orientation.read(exif:)) ?? .up
@@ -141,7 +140,7 @@ public struct Renderer: Sendable {
         let gif = try GIFDecoder(file: file, path: name)
         try checkPixels(gif.size, name: name)
         let reservation = gif.interlaced ? try reserve(gif.frame.width * gif.frame.height, for: "an interlaced GIF frame", name: name) : nil
-        defer { if let reservation { budget.release(reservation) } }
+        defer { withExtendedLifetime(reservation) {} }
         return try finish(gif, target: gif.size.fitted(longestSide: spec.longestSide), reduce: true, orientation: .up,
                           colour: nil, spec: spec, name: name)
     }
@@ -150,7 +149,7 @@ public struct Renderer: Sendable {
         let tiff = try TIFFDecoder(file: file, path: name)
         try checkPixels(tiff.size, name: name)
         let reservation = try reserve(tiff.bandBytes, for: "a TIFF strip", name: name)
-        defer { if let reservation { budget.release(reservation) } }
+        defer { withExtendedLifetime(reservation) {} }
         let colour = ColourTransform.from(icc: tiff.iccProfile, channels: tiff.layout.outputChannels)
         return try finish(tiff, target: tiff.size.fitted(longestSide: spec.longestSide), reduce: true,
                           orientation: tiff.orientation, colour: colour, spec: spec, name: name)
@@ -164,13 +163,13 @@ public struct Renderer: Sendable {
         let target = heif.size.fitted(longestSide: spec.longestSide)
         if let thumbnail = heif.thumbnail, thumbnail.width >= target.width, thumbnail.height >= target.height {
             let reservation = try reserve(heif.decodeBytes(thumbnail), for: "a \(format) thumbnail decode", name: name)
-            defer { if let reservation { budget.release(reservation) } }
+            defer { withExtendedLifetime(reservation) {} }
             if let rows = try? heif.decode(thumbnail: true, format: format) {
                 return try finish(rows, target: target, reduce: true, orientation: .up, colour: heif.thumbnailColour, spec: spec, name: name)
             }
         }
         let reservation = try reserve(heif.decodeBytes(heif.size), for: "a \(format) decode", name: name)
-        defer { if let reservation { budget.release(reservation) } }
+        defer { withExtendedLifetime(reservation) {} }
         let rows = try heif.decode(thumbnail: false, format: format)
         return try finish(rows, target: target, reduce: true, orientation: .up, colour: heif.colour, spec: spec, name: name)
     }
@@ -184,6 +183,9 @@ public struct Renderer: Sendable {
         }
     }
 
+    /// `bytes` of the shared budget for `what` (nil when none are needed), given back when the
+    /// caller lets the reservation go. Callers hold it to the end of their scope with
+    /// `defer { withExtendedLifetime(reservation) {} }`: it says so where the memory is used.
     func reserve(_ bytes: Int, for what: String, name: String) throws(RenditionError) -> MemoryBudget.Reservation? {
         guard bytes > 0 else { return nil }
         do {

@@ -52,7 +52,7 @@ public struct VideoPoster: Sendable {
         guard let stream = video.stream else { throw RenditionError(.unrecognised, path: name, reason: Self.audioOnly) }
         try renderer.checkPixels(stream.size, name: name)
         let reservation = try renderer.reserve(decodeBytes(stream), for: "a video decode", name: name)
-        defer { if let reservation { renderer.budget.release(reservation) } }
+        defer { withExtendedLifetime(reservation) {} }
         try video.openDecoder(maxPixels: renderer.limits.maxPixels)
         guard let frame = try chooseFrame(video) else {
             throw RenditionError(.corrupt, path: name, reason: "video: no frame could be decoded")

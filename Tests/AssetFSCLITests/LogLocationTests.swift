@@ -76,8 +76,7 @@ import Testing
     @Test func theDefaultFileIsPrivate() throws {
         try withFolder { folder in
             let location = LogLocation.choose(explicit: nil, environment: ["XDG_STATE_HOME": folder + "/state"], syslogSocket: FilePath(folder + "/none"))
-            guard case .file(let descriptor, _) = try location.destination() else { Issue.record("not a file: \(location)"); return }
-            descriptor.close()
+            guard case .file = try location.destination() else { Issue.record("not a file: \(location)"); return }
             let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/state/assetfs/assetfs.log")
             #expect((attributes[.posixPermissions] as? Int) == 0o600)
             let folderAttributes = try FileManager.default.attributesOfItem(atPath: folder + "/state/assetfs")

@@ -64,17 +64,15 @@ extension AssetFileSystem {
         return result
     }
 
-    /// Opens `inode`, reads up to `size` bytes from its start and releases it, as `cat` does.
+    /// Opens `inode` and reads up to `size` bytes from its start, as `cat` does (the file closes
+    /// when the last holder lets it go).
     func readOnce(_ inode: UInt64, size: Int, as caller: Credentials = .ofThisProcess,
                   completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
         open(inode, as: caller) { opened in
             switch opened {
             case .failure(let error): completion(.failure(error))
             case .success(let file):
-                self.read(file, size: size, offset: 0) { result in
-                    self.release(file)
-                    completion(result)
-                }
+                self.read(file, size: size, offset: 0, completion: completion)
             }
         }
     }
@@ -82,8 +80,7 @@ extension AssetFileSystem {
     func readAll(_ path: String) -> Result<[UInt8], Errno> {
         lookupPath(path).flatMap { attributes in
             wait { self.open(attributes.inode, as: .ofThisProcess, completion: $0) }.flatMap { file in
-                defer { release(file) }
-                return wait { read(file, size: Int(attributes.size) + 10, offset: 0, completion: $0) }
+                wait { read(file, size: Int(attributes.size) + 10, offset: 0, completion: $0) }
             }
         }
     }
@@ -242,7 +239,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let status = try FileStatus(path: path)
         // Same size, different bytes (as an in-place metadata edit), then the old mtime restored.
         let file = open(path.description, O_WRONLY)
-        var bytes = try FileDescriptor.openReadOnly(path).read(upTo: Int(status.size), at: 0)
+        var bytes = try OwnedFileDescriptor.openReadOnly(path).read(upTo: Int(status.size), at: 0)
         for index in stride(from: bytes.count - 2000, to: bytes.count - 2, by: 1) where bytes[index] != 0xFF && bytes[index + 1] != 0xFF { bytes[index] ^= 0x55 }
         #expect(pwrite(file, bytes, bytes.count, 0) == bytes.count)
         close(file)
@@ -315,9 +312,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let fs = try fixture.fileSystem()
         let original = try fs.lookupPath("groups/A/one/original.jpg").get()
         let file = try wait { fs.open(original.inode, as: .ofThisProcess, completion: $0) }.get()
-        defer { fs.release(file) }
-        let source = try FileDescriptor.openReadOnly(fixture.source.appending(FilePath("A/one.jpg")))
-        defer { source.close() }
+        let source = try OwnedFileDescriptor.openReadOnly(fixture.source.appending(FilePath("A/one.jpg")))
         #expect(try wait { fs.read(file, size: 4096, offset: 1000, completion: $0) }.get() == source.read(upTo: 4096, at: 1000))
         #expect(try wait { fs.read(file, size: 4096, offset: original.size, completion: $0) }.get() == [])
     }
@@ -330,7 +325,6 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let whole = try fs.readAll("groups/A/one/fullscreen.jpg").get()
         let attributes = try fs.lookupPath("groups/A/one/fullscreen.jpg").get()
         let file = try wait { fs.open(attributes.inode, as: .ofThisProcess, completion: $0) }.get()
-        defer { fs.release(file) }
         _ = try fs.readAll("groups/A/two/fullscreen.jpg").get()  // evicts one's bytes
         let middle = try wait { fs.read(file, size: 5000, offset: 10_000, completion: $0) }.get()
         #expect(middle == Array(whole[10_000..<15_000]))

@@ -95,11 +95,10 @@ import PhotoSource
 
     /// Reads a fixture's properties as the file system does (its format sniffed from its head).
     static func read(_ path: FilePath, modificationNanoseconds: Int64 = 1_700_000_000_000_000_000) throws -> PhotoProperties {
-        let file = try FileDescriptor.openReadOnly(path)
-        defer { file.close() }
+        let file = try OwnedFileDescriptor.openReadOnly(path)
         let head = (try? file.read(upTo: SourceFormat.headLength, at: 0)) ?? []
         let format = SourceFormat.sniff(head, fileName: path.lastComponent)
-        return PhotoProperties.read(from: file, modificationNanoseconds: modificationNanoseconds, format: format)
+        return PhotoProperties.read(from: file.descriptor, modificationNanoseconds: modificationNanoseconds, format: format)
     }
 
     /// Every sample, broken ones included: reading never fails and always gives a date.
@@ -121,14 +120,14 @@ import PhotoSource
         _ = system("mkdir -p '\(fixture.source)'")
         for folder in ["formats", "raw"] {
             for name in try Directory.entries(of: FilePath(Fixtures.path(folder))).map(\.name) {
-                let whole = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(folder)).appending(name))
+                let whole = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path(folder)).appending(name))
                 let bytes = try whole.read(upTo: 1 << 22, at: 0)
-                whole.close()
+                try whole.close()
                 for length in [12, 30, 200, 4000, bytes.count / 2, bytes.count - 1] where length > 0 && length < bytes.count {
                     let path = fixture.source.appending(name)
-                    let cut = try FileDescriptor.create(path)
+                    let cut = try OwnedFileDescriptor.create(path)
                     try cut.writeAll(bytes[..<length])
-                    cut.close()
+                    try cut.close()
                     let properties = try Self.read(path)
                     #expect(properties.date.year >= 1, "\(name) cut at \(length)")
                     if let width = properties.width, let height = properties.height { #expect(width > 0 && height > 0, "\(name) cut at \(length)") }
@@ -149,9 +148,9 @@ import PhotoSource
         }
         for folder in ["formats", "raw"] {
             for name in try Directory.entries(of: FilePath(Fixtures.path(folder))).map(\.name) {
-                let whole = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(folder)).appending(name))
+                let whole = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path(folder)).appending(name))
                 let original = try whole.read(upTo: 1 << 22, at: 0)
-                whole.close()
+                try whole.close()
                 for _ in 0..<40 {
                     var bytes = original
                     // Mostly where headers, IFDs and boxes are; now and then anywhere.
@@ -160,9 +159,9 @@ import PhotoSource
                         bytes[at] = [0x00, 0xFF, 0x7F, 0x80, UInt8(next(256))][next(5)]
                     }
                     let path = fixture.source.appending(name)
-                    let copy = try FileDescriptor.create(path)
+                    let copy = try OwnedFileDescriptor.create(path)
                     try copy.writeAll(bytes)
-                    copy.close()
+                    try copy.close()
                     let properties = try Self.read(path)
                     #expect(properties.date.year >= 1, "\(name)")
                 }

@@ -10,8 +10,7 @@ import PhotoSource
 /// EXIF and XMP and before its mtime. The JSON and XMP are written here: they are plain text.
 @Suite struct SidecarTests {
     func write(_ text: String, _ path: FilePath) throws {
-        let file = try FileDescriptor.create(path)
-        defer { file.close() }
+        let file = try OwnedFileDescriptor.create(path)
         try file.writeAll(Array(text.utf8))
     }
 

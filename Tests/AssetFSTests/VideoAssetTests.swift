@@ -12,8 +12,7 @@ import Renditions
 /// `videos` check mounts them and reads them with ffprobe, cp and rsync).
 @Suite struct VideoAssetTests {
     static func bytes(_ fixture: String) throws -> [UInt8] {
-        let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(fixture)))
-        defer { file.close() }
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path(fixture)))
         return try file.readToEnd()
     }
 

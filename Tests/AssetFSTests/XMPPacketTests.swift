@@ -98,17 +98,15 @@ import PhotoSource
     // MARK: helpers
 
     func read(_ path: String) throws -> PhotoProperties {
-        let file = try FileDescriptor.openReadOnly(FilePath(path))
-        defer { file.close() }
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(path))
         let format = SourceFormat.sniff((try? file.read(upTo: SourceFormat.headLength, at: 0)) ?? [], fileName: FilePath(path).lastComponent)
-        return PhotoProperties.read(from: file, modificationNanoseconds: 1_700_000_000_000_000_000, format: format)
+        return PhotoProperties.read(from: file.descriptor, modificationNanoseconds: 1_700_000_000_000_000_000, format: format)
     }
 
     func embeddedXMP(_ path: String) throws -> [UInt8]? {
-        let file = try FileDescriptor.openReadOnly(FilePath(path))
-        defer { file.close() }
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(path))
         let format = try #require(SourceFormat.sniff((try? file.read(upTo: SourceFormat.headLength, at: 0)) ?? [], fileName: FilePath(path).lastComponent))
-        return EmbeddedMetadata.read(file, format).xmp
+        return EmbeddedMetadata.read(file.descriptor, format).xmp
     }
 
     /// exiftool's first of XMP-exif:DateTimeOriginal, XMP-photoshop:DateCreated, XMP-xmp:CreateDate,

@@ -10,9 +10,8 @@ import Testing
 /// extraction or the range the file's own metadata names; a video claimed but cut off is none.
 @Suite struct MotionPhotoTests {
     private func locate(_ relative: String) throws -> MotionPhoto.Video? {
-        let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(relative)))
-        defer { file.close() }
-        return MotionPhoto.locate(file)
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path(relative)))
+        return MotionPhoto.locate(file.descriptor)
     }
 
     private func bytes(_ relative: String, _ video: MotionPhoto.Video) throws -> Data {
@@ -70,9 +69,8 @@ import Testing
                       ("formats/Samsung_S22_irot_motion.heic", PixelSize(width: 192, height: 256))])
     func theRangeIsAVideo(_ relative: String, _ size: PixelSize) throws {
         let video = try #require(try locate(relative))
-        let memory = try FileDescriptor.memoryFile(holding: [UInt8](try bytes(relative, video)))
-        defer { memory.close() }
-        #expect(try VideoPoster().render(memory, spec: RenditionSpec(longestSide: 256), name: relative).size == size)
+        let memory = try OwnedFileDescriptor.memoryFile(holding: [UInt8](try bytes(relative, video)))
+        #expect(try VideoPoster().render(memory.descriptor, spec: RenditionSpec(longestSide: 256), name: relative).size == size)
     }
 
     private func extracted(_ relative: String) throws -> Data {
@@ -118,8 +116,7 @@ import Testing
     }
 
     private func identifier(_ path: String) throws -> String? {
-        let file = try FileDescriptor.openReadOnly(FilePath(path))
-        defer { file.close() }
-        return LivePhoto.identifier(file)
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(path))
+        return LivePhoto.identifier(file.descriptor)
     }
 }

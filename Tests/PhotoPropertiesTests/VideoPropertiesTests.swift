@@ -18,9 +18,8 @@ import Testing
                          "iPhone6s_livephoto.mov", "rotate_and_reflect.mp4", "sample_qcif.3gp", "vp9_642x642.webm"].map { "video/" + $0 }
 
     @Test(arguments: videos) func propertiesMatchExiftool(_ relative: String) throws {
-        let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(relative)))
-        defer { file.close() }
-        let ours = try VideoProperties.read(file, name: relative)
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path(relative)))
+        let ours = try VideoProperties.read(file.descriptor, name: relative)
         let tags = try Exiftool.tags(relative, ["-Keys:CreationDate", "-QuickTime:CreateDate", "-QuickTime:Duration", "-Keys:GPSCoordinates",
                                                  "-UserData:GPSCoordinates", "-Keys:Make", "-Keys:Model",
                                                  "-Keys:ContentIdentifier"])
@@ -42,9 +41,8 @@ import Testing
 
     /// Rotation against exiftool's Composite:Rotation, through the summary the properties come from.
     @Test(arguments: videos) func rotationMatchesExiftool(_ relative: String) throws {
-        let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(relative)))
-        defer { file.close() }
-        let summary = try VideoSummary.read(file, name: relative)
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path(relative)))
+        let summary = try VideoSummary.read(file.descriptor, name: relative)
         let tags = try Exiftool.tags(relative, ["-Composite:Rotation"])
         #expect(summary.rotation == Int(tags["Composite:Rotation"] ?? "0"), "\(relative)")
         #expect(summary.mirrored == (relative == "video/rotate_and_reflect.mp4"))
@@ -55,16 +53,14 @@ import Testing
                         "video/sample_qcif.3gp": "video/3gpp", "video/h264_ac3.mkv": "video/x-matroska",
                         "video/vp9_642x642.webm": "video/webm", "video/h264_mp3.avi": "video/x-msvideo"]
         for (relative, type) in expected {
-            let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.path(relative)))
-            defer { file.close() }
-            #expect(try VideoProperties.read(file, name: relative).mediaType == type, "\(relative)")
+            let file = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path(relative)))
+            #expect(try VideoProperties.read(file.descriptor, name: relative).mediaType == type, "\(relative)")
         }
     }
 
     @Test func audioOnlyHasNoVideoProperties() throws {
-        let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.path("video/audio_only.mp4")))
-        defer { file.close() }
-        #expect { try VideoProperties.read(file, name: "audio_only.mp4") } throws: {
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path("video/audio_only.mp4")))
+        #expect { try VideoProperties.read(file.descriptor, name: "audio_only.mp4") } throws: {
             ($0 as? RenditionError)?.reason == VideoPoster.audioOnly
         }
     }
@@ -82,12 +78,11 @@ import Testing
     @Test(arguments: ["crash-video-properties-0x0-mpeg4-vol-truncated.mov", "crash-video-properties-0x0-vp8-two-tracks.webm",
                       "crash-video-properties-0x0-avi.avi", "crash-video-properties-0x0-mpegts.ts"])
     func aStreamOfNoSizeHasNoSize(_ name: String) throws {
-        let file = try FileDescriptor.openReadOnly(FilePath(Fixtures.packageRoot + "/Fuzz/crashes/" + name))
-        defer { file.close() }
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.packageRoot + "/Fuzz/crashes/" + name))
         let head = try file.read(upTo: SourceFormat.headLength, at: 0)
         let format = try #require(SourceFormat.sniff(head, fileName: Array(name.utf8)))
         #expect(format.isVideo)
-        let properties = PhotoProperties.read(from: file, modificationNanoseconds: 0, format: format)
+        let properties = PhotoProperties.read(from: file.descriptor, modificationNanoseconds: 0, format: format)
         #expect(properties.width == nil && properties.height == nil, "\(name): \(String(describing: properties.width))x\(String(describing: properties.height))")
     }
 }

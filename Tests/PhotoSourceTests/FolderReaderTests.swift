@@ -15,9 +15,9 @@ final class ScratchTree {
     func file(_ relative: String, _ bytes: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0], mode: mode_t = 0o644) {
         let path = root.appending(FilePath(relative))
         try? Directory.create(FilePath(bytes: Array(path.bytes[..<path.bytes.lastIndex(of: 0x2F)!])))
-        let fd = try! FileDescriptor.create(path, permissions: mode)
+        let fd = try! OwnedFileDescriptor.create(path, permissions: mode)
         try! fd.writeAll(bytes)
-        fd.close()
+        try! fd.close()
         _ = path.withCString { chmod($0, mode) }
     }
 }
@@ -132,9 +132,9 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         let tree = ScratchTree()
         let odd: [UInt8] = [0x66, 0xE9, 0x20, 0x0A, 0x2D]
         try Directory.create(tree.root.appending(odd))
-        let fd = try FileDescriptor.create(tree.root.appending(odd).appending(odd + Array(".jpg".utf8)))
+        let fd = try OwnedFileDescriptor.create(tree.root.appending(odd).appending(odd + Array(".jpg".utf8)))
         try fd.writeAll([0xFF, 0xD8])
-        fd.close()
+        try fd.close()
         let listing = try FolderReader(root: tree.root, followSymlinks: false).read(FilePath(bytes: odd))
         #expect(listing.photos.first?.fileName == odd + Array(".jpg".utf8))
         #expect(listing.photos.first?.relativePath.bytes == odd + [0x2F] + odd + Array(".jpg".utf8))

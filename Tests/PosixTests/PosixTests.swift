@@ -4,17 +4,16 @@ import Testing
 
 @Suite struct PosixTests {
     @Test func syscallTurnsMinusOneIntoTypedErrno() {
-        #expect(throws: Errno.notFound) { _ = try FileDescriptor.openReadOnly(FilePath("/nonexistent/assetfs")) }
+        #expect(throws: Errno.notFound) { _ = try OwnedFileDescriptor.openReadOnly(FilePath("/nonexistent/assetfs")) }
     }
 
     @Test func readsAtOffsetAndStopsAtEndOfFile() throws {
         let path = FilePath("/tmp/assetfs-posix-\(getpid())")
-        let out = try FileDescriptor.create(path)
+        let out = try OwnedFileDescriptor.create(path)
         try out.writeAll(Array("hello world".utf8))
-        out.close()
+        try out.close()
         defer { unlink("/tmp/assetfs-posix-\(getpid())") }
-        let fd = try FileDescriptor.openReadOnly(path)
-        defer { fd.close() }
+        let fd = try OwnedFileDescriptor.openReadOnly(path)
         #expect(try fd.read(upTo: 5, at: 6) == Array("world".utf8))
         #expect(try fd.read(upTo: 100, at: 6) == Array("world".utf8))
         #expect(try fd.read(upTo: 10, at: 50) == [])
@@ -39,8 +38,8 @@ import Testing
         #expect(FileStatus.nanoseconds(timespec(tv_sec: 9_223_372_036, tv_nsec: 999_999_999)) == Int64.max)  // just past the edge
         // A real file dated 2300 stats without trapping.
         let path = "/tmp/assetfs-posix-future-\(getpid())"
-        let out = try FileDescriptor.create(FilePath(path))
-        out.close()
+        let out = try OwnedFileDescriptor.create(FilePath(path))
+        try out.close()
         defer { unlink(path) }
         var times = [timespec(tv_sec: 10_413_792_000, tv_nsec: 0), timespec(tv_sec: 10_413_792_000, tv_nsec: 0)]
         #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)

@@ -132,9 +132,9 @@ func now() -> Int64 { Int64(time(nil)) }
     @Test func aDamagedFileIsMovedAsideAndReplaced() throws {
         let folder = ScratchFolder()
         let path = folder.file("c.sqlite")
-        let garbage = try FileDescriptor.create(path)
+        let garbage = try OwnedFileDescriptor.create(path)
         try garbage.writeAll([UInt8](repeating: 0x41, count: 8192))
-        garbage.close()
+        try garbage.close()
         let store = try RenditionStore(path: path, capacity: 1 << 20)
         try store.store([9], for: key("x"))
         #expect(try store.bytes(for: key("x")) == [9])
@@ -150,9 +150,9 @@ func now() -> Int64 { Int64(time(nil)) }
         }
         _ = path.withCString { truncate($0, 40_000) }
         for suffix in ["-wal", "-shm"] { _ = unlink("\(path)\(suffix)") }
-        let damaged = try FileDescriptor.openReadOnly(path)
+        let damaged = try OwnedFileDescriptor.openReadOnly(path)
         let oldBytes = try damaged.read(upTo: 1 << 20, at: 0)
-        damaged.close()
+        try damaged.close()
         #expect(oldBytes.count == 40_000)
 
         let store = try RenditionStore(path: path, capacity: 1 << 30)
@@ -161,8 +161,7 @@ func now() -> Int64 { Int64(time(nil)) }
             .filter { $0.hasPrefix("c.sqlite.corrupt-") }
         #expect(aside.count == 1, "entries: \(aside)")
         if let name = aside.first {
-            let file = try FileDescriptor.openReadOnly(folder.file(name))
-            defer { file.close() }
+            let file = try OwnedFileDescriptor.openReadOnly(folder.file(name))
             #expect(try file.read(upTo: 1 << 20, at: 0) == oldBytes, "the moved-aside file holds the damaged bytes")
         }
         // The new store starts empty and works.

@@ -57,9 +57,8 @@ import Posix
     @Test(arguments: [("cameras/Apple_iPhone_4.jpg", false), ("cameras/Nikon_D5000.jpg", false),
                       ("cameras/Canon_EOS_7D.jpg", true), ("formats/iPhone13mini_P3_gainmap.jpg", true)])
     func onlyProfilesOtherThanSRGBAreConverted(_ file: String, converted: Bool) throws {
-        let descriptor = try FileDescriptor.openReadOnly(TestData.filePath(file))
-        defer { descriptor.close() }
-        let decoder = try JPEGDecoder(file: descriptor, path: file)
+        let source = try OwnedFileDescriptor.openReadOnly(TestData.filePath(file))
+        let decoder = try JPEGDecoder(file: source.descriptor, path: file)
         _ = try decoder.readHeader()
         let icc = try #require(decoder.iccProfile(), "\(file) has a profile")
         #expect((ColourTransform.from(icc: icc, channels: 3) != nil) == converted, "\(file)")
@@ -69,9 +68,8 @@ import Posix
     /// A JPEG with an sRGB profile renders as the same JPEG without one.
     @Test func anSRGBProfileChangesNoByte() throws {
         func render(_ jpeg: [UInt8]) throws -> [UInt8] {
-            let file = try FileDescriptor.memoryFile(holding: jpeg)
-            defer { file.close() }
-            return try Renderer().render(file, spec: RenditionSpec(longestSide: 100), name: "sample").jpeg
+            let file = try OwnedFileDescriptor.memoryFile(holding: jpeg)
+            return try Renderer().render(file.descriptor, spec: RenditionSpec(longestSide: 100), name: "sample").jpeg
         }
         #expect(try render(BuiltInImages.sRGBFingerprintSample()) == render(BuiltInImages.fingerprintSample()))
     }

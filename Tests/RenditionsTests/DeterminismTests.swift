@@ -73,9 +73,8 @@ import Posix
     @Test func theFingerprintSamplesRender() throws {
         var renditions: [[UInt8]] = []
         for sample in [FingerprintSamples.avif, FingerprintSamples.avifPQ, FingerprintSamples.heic10Bit] {
-            let file = try FileDescriptor.memoryFile(holding: sample)
-            defer { file.close() }
-            let rendition = try Renderer().render(file, spec: RenditionSpec(longestSide: 24), name: "fingerprint sample")
+            let file = try OwnedFileDescriptor.memoryFile(holding: sample)
+            let rendition = try Renderer().render(file.descriptor, spec: RenditionSpec(longestSide: 24), name: "fingerprint sample")
             #expect(rendition.size == PixelSize(width: 24, height: 16))
             renditions.append(rendition.jpeg)
         }
@@ -86,9 +85,8 @@ import Posix
     /// rendition (and so the fingerprint) goes through the conversion from Adobe RGB.
     @Test func theAdobeRGBFingerprintSampleIsConverted() throws {
         let renditions = try [BuiltInImages.fingerprintSample(), BuiltInImages.adobeRGBFingerprintSample()].map { sample in
-            let file = try FileDescriptor.memoryFile(holding: sample)
-            defer { file.close() }
-            return try Renderer().render(file, spec: RenditionSpec(longestSide: 100), name: "fingerprint sample")
+            let file = try OwnedFileDescriptor.memoryFile(holding: sample)
+            return try Renderer().render(file.descriptor, spec: RenditionSpec(longestSide: 100), name: "fingerprint sample")
         }
         #expect(renditions[0].size == renditions[1].size)
         #expect(renditions[1].size == PixelSize(width: 63, height: 100), "turned by its orientation 6")

@@ -17,9 +17,8 @@ import Testing
     }
 
     private func poster(_ path: String, side: Int = 256) throws -> Rendition {
-        let file = try FileDescriptor.openReadOnly(FilePath(path))
-        defer { file.close() }
-        return try VideoPoster().render(file, spec: RenditionSpec(longestSide: side), name: path)
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(path))
+        return try VideoPoster().render(file.descriptor, spec: RenditionSpec(longestSide: side), name: path)
     }
 
     /// 320x240 stored with 2:1 pixels is shown 640x240.
@@ -76,9 +75,8 @@ import Testing
                                             "select=eq(n\\,\(number)),scale=320:240:flags=lanczos+accurate_rnd+full_chroma_int",
                                             "-pix_fmt", "rgb24", png])
                 try #require(output.status == 0, "\(output.stderr)")
-                let file = try FileDescriptor.openReadOnly(FilePath(png))
-                defer { file.close() }
-                return try Tools.djpeg(Renderer().render(file, spec: RenditionSpec(longestSide: 320), name: png).jpeg)
+                let file = try OwnedFileDescriptor.openReadOnly(FilePath(png))
+                return try Tools.djpeg(Renderer().render(file.descriptor, spec: RenditionSpec(longestSide: 320), name: png).jpeg)
             }
             let before = try frame(24), keyframe = try frame(25), after = try frame(26)
             #expect(difference(ours, keyframe) < 0.5, "\(difference(ours, keyframe)) from the keyframe")

@@ -58,9 +58,8 @@ import Testing
     }
 
     private func luma(of file: [UInt8]) throws -> (mean: Double, deviation: Double, brightest: UInt8) {
-        let memory = try FileDescriptor.memoryFile(holding: file)
-        defer { memory.close() }
-        let rendition = try Renderer().render(memory, spec: RenditionSpec(longestSide: 256), name: "hdr")
+        let memory = try OwnedFileDescriptor.memoryFile(holding: file)
+        let rendition = try Renderer().render(memory.descriptor, spec: RenditionSpec(longestSide: 256), name: "hdr")
         let pixels = try Tools.djpeg(rendition.jpeg)
         let luma = stride(from: 0, to: pixels.samples.count, by: 3).map {
             0.2126 * Double(pixels.samples[$0]) + 0.7152 * Double(pixels.samples[$0 + 1]) + 0.0722 * Double(pixels.samples[$0 + 2])

@@ -10,12 +10,33 @@ import Testing
         #expect(budget.unused == 40)
         #expect(throws: MemoryBudget.Failure.busy) { _ = try budget.reserve(50, wait: false) }
         #expect(throws: MemoryBudget.Failure.busy) { _ = try budget.reserve(500, wait: false) }
-        budget.release(first)
+        first.release()
         #expect(budget.unused == 100)
         // Over the budget, under the ceiling: runs when nothing else does, holding the whole budget.
         let alone = try budget.reserve(500, wait: false)
         #expect(budget.unused == 0)
-        budget.release(alone)
+        alone.release()
+        #expect(budget.unused == 100)
+    }
+
+    /// A reservation let go without `release()` (its scope ended, by a return or a throw) gives
+    /// its memory back all the same: it cannot be forgotten, and cannot be given back twice.
+    @Test func aReservationLetGoGivesItsMemoryBack() throws {
+        let budget = MemoryBudget(bytes: 100, ceiling: 1000)
+        struct Failed: Error {}
+        func holdThenThrow() throws {
+            let reservation = try budget.reserve(70, wait: false)
+            #expect(budget.unused == 30)
+            defer { withExtendedLifetime(reservation) {} }
+            throw Failed()
+        }
+        #expect(throws: Failed.self) { try holdThenThrow() }
+        #expect(budget.unused == 100)
+        do {
+            let held = try budget.reserve(100, wait: false)
+            #expect(budget.unused == 0)
+            _ = consume held
+        }
         #expect(budget.unused == 100)
     }
 
@@ -31,7 +52,7 @@ import Testing
             if let reservation = try? budget.reserve(500, wait: true) {
                 note("big runs with \(budget.unused) unused")
                 releaseBig.wait()
-                budget.release(reservation)
+                reservation.release()
             }
             bigDone.signal()
         }.start()
@@ -40,12 +61,12 @@ import Testing
             // 70 are free, but the big request came first: it queues behind it.
             if let reservation = try? budget.reserve(10, wait: true) {
                 note("small runs")
-                budget.release(reservation)
+                reservation.release()
             }
             smallDone.signal()
         }.start()
         #expect(smallDone.wait(timeout: .now() + 0.2) == .timedOut)
-        budget.release(held)
+        held.release()
         Thread.sleep(forTimeInterval: 0.2)
         #expect(order.value == ["big runs with 0 unused"])
         releaseBig.signal()
@@ -64,13 +85,13 @@ import Testing
         Thread {
             if let reservation = try? budget.reserve(50, wait: true) {
                 unusedWhileHeld.value = budget.unused
-                budget.release(reservation)
+                reservation.release()
             }
             done.signal()
         }.start()
         #expect(done.wait(timeout: .now() + 0.2) == .timedOut) // still waiting
         #expect(budget.unused == 20)
-        budget.release(held)
+        held.release()
         #expect(done.wait(timeout: .now() + 10) == .success)
         #expect(unusedWhileHeld.value == 50)
         #expect(budget.unused == 100)

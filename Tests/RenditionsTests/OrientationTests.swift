@@ -54,8 +54,7 @@ import Posix
     /// The tag is read from the files themselves (libexif), including the invalid 0 and broken EXIF blocks.
     @Test(arguments: TestData.expectations(in: "orientation", "cameras"))
     func readsTheTagOfTestFiles(_ row: Expectation) throws {
-        let file = try FileDescriptor.openReadOnly(FilePath(row.path))
-        defer { file.close() }
-        #expect(Orientation.read(from: file) == Orientation(exifValue: row.orientation ?? 1))
+        let file = try OwnedFileDescriptor.openReadOnly(FilePath(row.path))
+        #expect(Orientation.read(from: file.descriptor) == Orientation(exifValue: row.orientation ?? 1))
     }
 }

@@ -13,10 +13,9 @@ import Testing
         for fraction in [0.02, 0.3, 0.6, 0.95] {
             let cut = Array(bytes.prefix(Int(Double(bytes.count) * fraction)))
             let outcome = withHangGuard(seconds: 30, "\(relative) cut to \(cut.count) bytes") { () -> String in
-                guard let memory = try? FileDescriptor.memoryFile(holding: cut) else { return "no memory file" }
-                defer { memory.close() }
+                guard let memory = try? OwnedFileDescriptor.memoryFile(holding: cut) else { return "no memory file" }
                 do {
-                    _ = try VideoPoster().render(memory, spec: RenditionSpec(longestSide: 256), name: relative)
+                    _ = try VideoPoster().render(memory.descriptor, spec: RenditionSpec(longestSide: 256), name: relative)
                     return "poster"
                 } catch {
                     return (error as? RenditionError)?.isContentFailure == true ? "content failure" : "\(error)"

@@ -9,9 +9,8 @@ import Testing
     let file = "video/Android_gps_3frames.mp4"  // 1920x1080 H.264
 
     private func render(_ poster: VideoPoster) throws -> Rendition {
-        let source = try FileDescriptor.openReadOnly(TestData.filePath(file))
-        defer { source.close() }
-        return try poster.render(source, spec: RenditionSpec(longestSide: 256), name: file)
+        let source = try OwnedFileDescriptor.openReadOnly(TestData.filePath(file))
+        return try poster.render(source.descriptor, spec: RenditionSpec(longestSide: 256), name: file)
     }
 
     private func failure(_ poster: VideoPoster) -> RenditionError? {
@@ -33,7 +32,7 @@ import Testing
         let budget = MemoryBudget(bytes: 64 << 20)
         let held = try budget.reserve(40 << 20, wait: false)
         #expect(failure(VideoPoster(renderer: Renderer(budget: budget)))?.kind == .overMemoryBudget, "others hold it: refused at once")
-        budget.release(held)
+        held.release()
         _ = try render(VideoPoster(renderer: Renderer(budget: budget)))
         #expect(budget.unused == budget.capacity)
     }

@@ -11,9 +11,8 @@ import Testing
     static let pictured = videos.filter { $0.upright != nil }
 
     private func poster(_ relative: String, side: Int = 256) throws -> Rendition {
-        let file = try FileDescriptor.openReadOnly(TestData.filePath(relative))
-        defer { file.close() }
-        return try VideoPoster().render(file, spec: RenditionSpec(longestSide: side), name: relative)
+        let file = try OwnedFileDescriptor.openReadOnly(TestData.filePath(relative))
+        return try VideoPoster().render(file.descriptor, spec: RenditionSpec(longestSide: side), name: relative)
     }
 
     @Test func everySharedVideoIsHere() {
@@ -111,9 +110,8 @@ import Testing
         + "zscale=t=iec61966-2-1:m=bt709:r=full"
 
     @Test(arguments: clips) func toneMappedLikeZscale(_ file: String) throws {
-        let source = try FileDescriptor.openReadOnly(TestData.filePath(file))
-        defer { source.close() }
-        let ours = Self.luma(try Tools.djpeg(VideoPoster().render(source, spec: RenditionSpec(longestSide: 256), name: file).jpeg))
+        let source = try OwnedFileDescriptor.openReadOnly(TestData.filePath(file))
+        let ours = Self.luma(try Tools.djpeg(VideoPoster().render(source.descriptor, spec: RenditionSpec(longestSide: 256), name: file).jpeg))
         let zscale = Self.luma(try Self.ffmpegFrame(file, filters: Self.toneMapping))
         #expect(abs(ours.mean - zscale.mean) <= 0.1 * zscale.mean, "\(file): mean luma \(ours.mean) against \(zscale.mean)")
         #expect(abs(ours.deviation - zscale.deviation) <= 0.1 * zscale.deviation,
@@ -123,9 +121,8 @@ import Testing
     /// Read as if SDR, the PQ clip is the "dull and grey" picture the issue describes.
     @Test func pqReadAsSDRIsDull() throws {
         let file = "video/hdr10_pq_av1_portrait.mp4"
-        let source = try FileDescriptor.openReadOnly(TestData.filePath(file))
-        defer { source.close() }
-        let ours = Self.luma(try Tools.djpeg(VideoPoster().render(source, spec: RenditionSpec(longestSide: 256), name: file).jpeg))
+        let source = try OwnedFileDescriptor.openReadOnly(TestData.filePath(file))
+        let ours = Self.luma(try Tools.djpeg(VideoPoster().render(source.descriptor, spec: RenditionSpec(longestSide: 256), name: file).jpeg))
         let plain = Self.luma(try Self.ffmpegFrame(file, filters: "null"))
         #expect(ours.deviation > plain.deviation * 1.8 && ours.mean > plain.mean + 25, "ours \(ours), as if SDR \(plain)")
     }

@@ -9,13 +9,12 @@ import Testing
 /// sniffing a scanner will call, which must leave every photo a photo.
 @Suite struct VideoSummaryTests {
     @Test(arguments: VideoPosterTests.videos) func summaryMatchesExpectations(_ video: Expectation) throws {
-        let file = try FileDescriptor.openReadOnly(TestData.filePath(video.file))
-        defer { file.close() }
+        let file = try OwnedFileDescriptor.openReadOnly(TestData.filePath(video.file))
         guard video.decodes != .no else {
-            #expect(throws: RenditionError.self) { try VideoSummary.read(file, name: video.file) }
+            #expect(throws: RenditionError.self) { try VideoSummary.read(file.descriptor, name: video.file) }
             return
         }
-        let summary = try VideoSummary.read(file, name: video.file)
+        let summary = try VideoSummary.read(file.descriptor, name: video.file)
         #expect(summary.uprightSize == video.upright, "\(video.file)")
         #expect(summary.hasVideo == (video.upright != nil))
         if let duration = TestData.column("duration_s", of: video.file).flatMap(Double.init) {

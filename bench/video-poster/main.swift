@@ -8,8 +8,8 @@ import Renditions
 /// baseline its peak RSS is measured against, as a daemon that has served a video holds them.
 let arguments = CommandLine.arguments
 if arguments.count == 2, arguments[1] == "--idle" {
-    let empty = try FileDescriptor.memoryFile(holding: [])
-    _ = try? VideoSummary.read(empty, name: "empty")
+    let empty = try OwnedFileDescriptor.memoryFile(holding: [])
+    _ = try? VideoSummary.read(empty.descriptor, name: "empty")
     exit(0)
 }
 guard arguments.count == 4, let side = Int(arguments[2]) else {
@@ -17,9 +17,8 @@ guard arguments.count == 4, let side = Int(arguments[2]) else {
     exit(2)
 }
 do {
-    let file = try FileDescriptor.openReadOnly(FilePath(arguments[1]))
-    defer { file.close() }
-    let poster = try VideoPoster().render(file, spec: RenditionSpec(longestSide: side), name: arguments[1])
+    let file = try OwnedFileDescriptor.openReadOnly(FilePath(arguments[1]))
+    let poster = try VideoPoster().render(file.descriptor, spec: RenditionSpec(longestSide: side), name: arguments[1])
     try Data(poster.jpeg).write(to: URL(fileURLWithPath: arguments[3]))
 } catch {
     FileHandle.standardError.write(Data("video-poster: \(error)\n".utf8))
