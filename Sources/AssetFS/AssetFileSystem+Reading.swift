@@ -29,7 +29,7 @@ extension AssetFileSystem {
             // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
             settle(target, as: caller) { [pipeline] result in
                 if case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
-                completion(result.map { .rendition($0.request) }.mapError(Self.errno))
+                completion(result.map { .rendition($0.request) }.mapError { RequestFailure($0).errno })
             }
         }
     }
@@ -46,7 +46,7 @@ extension AssetFileSystem {
             let start = window.lowerBound + offset
             guard start < window.upperBound else { return completion(.success([])) }
             let count = Int(min(Int64(size), window.upperBound - start))
-            completion(Result { () throws(Errno) in try descriptor.read(upTo: count, at: start) }.mapError { _ in .io })
+            completion(Result { () throws(Errno) in try descriptor.read(upTo: count, at: start) }.mapError { _ in RequestFailure.originalUnreadable.errno })
         case .rendition(let request):
             readRendition(request, size: size, offset: offset, completion: completion)
         }
@@ -61,7 +61,7 @@ extension AssetFileSystem {
             case .success(let bytes): completion(.success(bytes))
             case .failure(.broken) where options.brokenPhotos == .placeholder:
                 completion(.success(Self.placeholderSlice(offset: offset, count: size)))
-            case .failure(let failure): completion(.failure(Self.errno(failure)))
+            case .failure(let failure): completion(.failure(RequestFailure(failure).errno))
             }
         }
     }
@@ -73,17 +73,14 @@ extension AssetFileSystem {
     }
 
     /// The source of an `original.jpg`, if it is still the file that was scanned. A photo gone or
-    /// replaced since the scan is ENOENT (and its folder is read again); any other failure EIO.
+    /// replaced since the scan has its folder read again; any other failure is logged.
     private func openOriginal(_ photo: Photo) -> Result<SharedFileDescriptor, Errno> {
         Result { () throws(SourceFiles.Failure) in SharedFileDescriptor(try sourceFiles.open(photo)) }.mapError { failure in
             switch failure {
-            case .changed:
-                checkFolder(photo.relativePath.parent)
-                return .notFound
-            case .unavailable(let error):
-                Log.warning("\(root.appending(photo.relativePath)): cannot open: \(error)")
-                return error == .permissionDenied ? .permissionDenied : .io
+            case .changed: checkFolder(photo.relativePath.parent)
+            case .unavailable(let error): Log.warning("\(root.appending(photo.relativePath)): cannot open: \(error)")
             }
+            return RequestFailure(failure).errno
         }
     }
 }

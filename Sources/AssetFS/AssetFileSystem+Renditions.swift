@@ -49,7 +49,7 @@ extension AssetFileSystem {
             return completion(placeholder(for: brokenReason ?? "no photos"))
         }
         guard permits(.asset(row.id), as: caller) else {
-            return completion(.failure(.unavailable(.permissionDenied, reason: "the album's poster shows a photo its reader may not read")))
+            return completion(.failure(.unavailable(.posterDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
         let request = RenditionRequest(root: root, photo: row.photo, spec: options.spec(options.sizes.thumbnail))
         pipeline.size(request, priority: .thumbnail) { [self] result in
@@ -65,12 +65,5 @@ extension AssetFileSystem {
     private func placeholder(for reason: String) -> Result<Settled, RenditionFailure> {
         guard options.brokenPhotos == .placeholder, let bytes = Renderer.placeholder else { return .failure(.broken(reason: reason)) }
         return .success(Settled(request: nil, size: bytes.count))
-    }
-
-    static func errno(_ failure: RenditionFailure) -> Errno {
-        switch failure {
-        case .broken: return .io
-        case .unavailable(let error, _): return error == .notFound || error == .permissionDenied ? error : .io
-        }
     }
 }

@@ -110,7 +110,7 @@ public final class AssetFileSystem: Sendable {
     /// Nested in another request, the outer one has prepared (and its snapshot would not see more).
     public func request<T>(preparing folder: UInt64? = nil, _ body: () -> Result<T, Errno>) -> Result<T, Errno> {
         if let folder, let node = Node(inode: folder), !catalog.isInSnapshot { readPropertiesIfMissing(ofAsset: node) }
-        return catalog.request(body) ?? .failure(.io)
+        return catalog.request(body) ?? .failure(RequestFailure.catalogUnreadable.errno)
     }
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered
@@ -127,7 +127,7 @@ public final class AssetFileSystem: Sendable {
                 var sized = described.attributes
                 sized.size = Int64(settled.size)
                 return sized
-            }.mapError(Self.errno))
+            }.mapError { RequestFailure($0).errno })
         }
     }
 

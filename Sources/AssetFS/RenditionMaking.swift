@@ -7,7 +7,7 @@ public enum RenditionFailure: Error, Sendable, Equatable {
     case broken(reason: String)
     /// Not this time: the photo could not be opened or read, or changed under the render, or the
     /// mount is stopping. Never remembered: the next request tries again.
-    case unavailable(Errno, reason: String)
+    case unavailable(RequestFailure, reason: String)
 }
 
 /// What makes a rendition from an open photo: the `Renderer`, or a stand-in in tests.

@@ -38,13 +38,8 @@ extension RenditionPipeline {
     private func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
         let reason = reason ?? "\(request.sourcePath): \(failure)"
         logOnce(reason, warning: true)
-        switch failure {
-        case .changed:
-            onSourceChanged(request.photo.relativePath)
-            return .failure(.unavailable(.notFound, reason: reason))
-        case .unavailable(let error):
-            return .failure(.unavailable(error, reason: reason))
-        }
+        if case .changed = failure { onSourceChanged(request.photo.relativePath) }
+        return .failure(.unavailable(RequestFailure(failure), reason: reason))
     }
 
     /// A photo that cannot be rendered: logged once, remembered until its source changes, so it is

@@ -206,7 +206,7 @@ public final class RenditionPipeline: Sendable {
             },
             cancel: { [self] in
                 guard claim.take() else { return }
-                complete(key, with: .failure(.unavailable(.io, reason: "the mount is stopping")))
+                complete(key, with: .failure(.unavailable(.stopping, reason: "the mount is stopping")))
             }),
             priority: priority)
     }

@@ -19,7 +19,7 @@ struct Request: ~Copyable, @unchecked Sendable {
 
     init(_ raw: fuse_req_t) { self.raw = raw }
 
-    deinit { fuse_reply_err(raw, AdapterError.unanswered.errno.rawValue) }
+    deinit { fuse_reply_err(raw, RequestFailure.unanswered.errno.rawValue) }
 
     /// Entries and attributes rarely change, and when the source does the kernel is told
     /// (notify_inval_*), so the kernel may keep them long.
@@ -52,7 +52,7 @@ struct Request: ~Copyable, @unchecked Sendable {
 
     consuming func reply(error: Errno) { answer { _ = fuse_reply_err($0, error.rawValue) } }
 
-    consuming func refuse(_ reason: AdapterError) { reply(error: reason.errno) }
+    consuming func refuse(_ reason: RequestFailure) { reply(error: reason.errno) }
 
     /// The answer to a request that carries no data (RELEASE, ACCESS): errno 0.
     consuming func replySuccess() { reply(error: Errno(rawValue: 0)) }

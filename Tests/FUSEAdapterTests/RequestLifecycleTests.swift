@@ -30,15 +30,3 @@ import Testing
         #expect(kernel.getattr() == [0])
     }
 }
-
-/// The errno the kernel is told for each refusal the adapter decides itself.
-@Suite struct AdapterErrorTests {
-    @Test func eachRefusalHasItsErrno() {
-        #expect(AdapterError.writeOnReadOnlyMount.errno.rawValue == EROFS)
-        #expect(AdapterError.unknownHandle.errno.rawValue == EBADF)
-        #expect(AdapterError.opendirNotNeeded.errno.rawValue == ENOSYS, "tells the kernel to stop sending OPENDIR")
-        #expect(AdapterError.attributeNamespaceUnsupported.errno.rawValue == EOPNOTSUPP, "not ENODATA: `ls -l` stops asking")
-        #expect(AdapterError.attributeTooLarge.errno.rawValue == ERANGE)
-        #expect(AdapterError.unanswered.errno.rawValue == EIO)
-    }
-}
