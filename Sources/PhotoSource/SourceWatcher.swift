@@ -20,8 +20,12 @@ public final class SourceWatcher: @unchecked Sendable {
     /// Does `work`; returns after how many seconds to check everything again by itself (SOURCE
     /// is away, or some folders could not be watched), or nil for "only on events".
     private let perform: @Sendable (Work) -> Double?
+    /// inotify's descriptor and a pipe that wakes the thread up (for a poke, or to stop), owned:
+    /// closed with the watcher. nil where they could not be made.
+    private let inotifyOwner: OwnedFileDescriptor?, wakeupOwner: PipeEnds?
+    /// Their numbers for the calls, -1 where there is none (poll passes over it). Copied out
+    /// once: an optional non-copyable property of a class cannot be borrowed through `?.`.
     private let inotify: Int32
-    /// A pipe that wakes the thread up: for a poke, or to stop.
     private let wakeup: (read: Int32, write: Int32)
     private let lock = NSLock()
     private var folders: [Int32: FilePath] = [:]
@@ -45,19 +49,16 @@ public final class SourceWatcher: @unchecked Sendable {
         self.verificationInterval = verificationInterval
         self.perform = perform
         inotify = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        var ends: [Int32] = [-1, -1]
-        _ = pipe(&ends)
-        for end in ends where end >= 0 {
-            _ = fcntl(end, F_SETFL, O_NONBLOCK)
-            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
-        }
-        wakeup = (ends[0], ends[1])
         if inotify < 0 { Log.warning("inotify unavailable (\(Errno.current)); the source is checked every \(Int(verificationInterval)) s instead") }
-    }
-
-    deinit {
-        if inotify >= 0 { close(inotify) }
-        for end in [wakeup.read, wakeup.write] where end >= 0 { close(end) }
+        inotifyOwner = inotify < 0 ? nil : OwnedFileDescriptor(adopting: inotify)
+        if let ends = try? PipeEnds() {
+            wakeup = (ends.read.rawValue, ends.write.rawValue)
+            for end in [wakeup.read, wakeup.write] { _ = fcntl(end, F_SETFL, O_NONBLOCK) }
+            wakeupOwner = .some(ends)
+        } else {
+            wakeup = (-1, -1)
+            wakeupOwner = nil
+        }
     }
 
     /// Watches `folder` (relative to the root): call before reading it.

@@ -11,17 +11,14 @@ public struct Daemon: ~Copyable, Sendable {
     /// child to end without it and exits with its status (never 0). Until `ready()` the child
     /// keeps stdin, stdout, stderr and the working folder, so its errors reach the caller.
     public static func detach() throws(Errno) -> Daemon {
-        var ends: [Int32] = [-1, -1]
-        _ = try syscall { pipe(&ends) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }  // no program started later inherits it
+        let ends = try PipeEnds()
         let child = try syscall { fork() }
         if child == 0 {
-            Glibc.close(ends[0])
             _ = setsid()
-            return Daemon(readiness: OwnedFileDescriptor(adopting: ends[1]))
+            return Daemon(readiness: ends.write)  // the read end closes here
         }
-        Glibc.close(ends[1])
-        let said = (try? OwnedFileDescriptor(adopting: ends[0]).read(upTo: 1)) ?? []
+        try? ends.write.close()  // else the read below would never see the child end without a word
+        let said = (try? ends.read.read(upTo: 1)) ?? []
         if !said.isEmpty { _exit(0) }
         var status: Int32 = 0
         _ = try? syscall { waitpid(child, &status, 0) }

@@ -28,11 +28,10 @@ public enum Signals {
     /// writes a byte to a pipe, which is async-signal-safe; the returned descriptor reads one
     /// byte per SIGHUP (signals close together may make one), for a thread to act on.
     public static func catchHangUps() throws(Errno) -> OwnedFileDescriptor {
-        var ends: [Int32] = [-1, -1]
-        _ = try syscall { pipe(&ends) }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        _ = fcntl(ends[1], F_SETFL, O_NONBLOCK)  // a full pipe drops the byte, never blocks the handler
-        hangUpPipe.store(ends[1], ordering: .sequentiallyConsistent)
+        let ends = try PipeEnds()
+        _ = fcntl(ends.write.rawValue, F_SETFL, O_NONBLOCK)  // a full pipe drops the byte, never blocks the handler
+        // The handler writes to it for as long as the process lives: it is never closed.
+        hangUpPipe.store(ends.write.leaveOpen(), ordering: .sequentiallyConsistent)
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { _ in
             let saved = errno
@@ -43,6 +42,6 @@ public enum Signals {
         action.sa_flags = SA_RESTART
         sigemptyset(&action.sa_mask)
         _ = try syscall { sigaction(SIGHUP, &action, nil) }
-        return OwnedFileDescriptor(adopting: ends[0])
+        return ends.read
     }
 }
