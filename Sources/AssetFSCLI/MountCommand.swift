@@ -113,15 +113,13 @@ struct MountCommand {
     /// kernel told what went stale; while SOURCE is away, or folders are unwatched, it is checked
     /// periodically.
     private static func watcher(_ fileSystem: AssetFileSystem, _ mount: FUSEMount, verificationInterval: Double) -> SourceWatcher {
-        let holder = WatcherHolder()
-        let watcher = SourceWatcher(root: fileSystem.root, verificationInterval: verificationInterval) { work in
-            let online = fileSystem.synchronize(work, watch: { holder.watcher?.add($0) }, invalidate: { mount.invalidate($0) },
-                                                shouldContinue: { holder.watcher?.isStopping == false })
+        let watcher = SourceWatcher(root: fileSystem.root, verificationInterval: verificationInterval) { watcher, work in
+            let online = fileSystem.synchronize(work, watch: { [weak watcher] in watcher?.add($0) }, invalidate: { mount.invalidate($0) },
+                                                shouldContinue: { [weak watcher] in watcher?.isStopping == false })
             if work == .everything { Self.logSummary(fileSystem, "checked") }
             if !online { return SourceWatcher.recheckOffline }
-            return holder.watcher?.hasUnwatchedFolders == true ? verificationInterval : nil
+            return watcher.hasUnwatchedFolders ? verificationInterval : nil
         }
-        holder.watcher = watcher
         fileSystem.whenFolderLooksChanged { [weak watcher] in watcher?.poke($0) }
         return watcher
     }
@@ -201,11 +199,6 @@ extension MountCommand {
     static func deadMount(_ mountpoint: String) -> UsageError {
         UsageError("MOUNTPOINT '\(mountpoint)' is a dead mount (Transport endpoint is not connected; its daemon died): clear it with 'fusermount3 -u \(mountpoint)'")
     }
-}
-
-/// Lets the watcher's callback reach the watcher (to watch new folders) without a retain cycle.
-private final class WatcherHolder: @unchecked Sendable {
-    weak var watcher: SourceWatcher?
 }
 
 /// "scanning: N folders" on the terminal while a first scan runs in the foreground.
