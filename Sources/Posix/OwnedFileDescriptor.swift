@@ -83,5 +83,4 @@ public final class SharedFileDescriptor: FileDescriptorCalls, Sendable {
     public init(_ owned: consuming OwnedFileDescriptor) { self.owned = owned }
 
     public var rawValue: Int32 { owned.rawValue }
-    public var descriptor: FileDescriptor { owned.descriptor }
 }
