@@ -12,10 +12,11 @@ extension AssetFileSystem {
     /// Starts reading, on a low-priority thread after every synchronize, the properties of photos
     /// that have none yet; `invalidate` is where what the kernel must forget goes. Call once the
     /// mount serves.
-    public func readPropertiesInBackground(invalidate: @escaping @Sendable ([Invalidation]) -> Void) {
+    public func readPropertiesInBackground() {
+        let kernel = kernel
         background.start({ [weak self] shouldContinue, invalidate in
             self?.readPendingProperties(shouldContinue: shouldContinue, invalidate: invalidate)
-        }, invalidate: invalidate)
+        }, invalidate: { kernel($0) })
     }
 
     /// Reads and stores the properties of every photo that has none yet, `pageSize` photos to a

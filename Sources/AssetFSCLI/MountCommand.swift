@@ -61,40 +61,28 @@ struct MountCommand {
             throw UsageError(error.message)
         }
         let foreground = arguments.foreground || arguments.debug
-        let watcher = Self.watcher(fileSystem, mount, verificationInterval: Double(configuration.recheckSeconds))
+        let follower = SourceFollower(fileSystem, recheckSeconds: Double(configuration.recheckSeconds))
         let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded, prepare: {
             // The renderer's fingerprint (in every cache key: ten small renders) is made now,
             // beside the scan, not by the first request that needs a key, on a FUSE thread.
             DispatchQueue.global().async { _ = Renderer.fingerprint }
-            // A first mount serves once the first scan is done (requests wait in the kernel
-            // meanwhile, and the command returns only then, so no listing is ever partial); a
-            // remount serves the stored tree at once and checks SOURCE against it in the background.
-            let firstScan = !fileSystem.catalog.isComplete
-            if firstScan {
-                let progress = ScanProgress(enabled: foreground && isatty(2) != 0)
-                fileSystem.synchronize(.everything, watch: { watcher.add($0) }, progress: progress.update)
-                progress.finish()
-            }
-            watcher.start(checkFirst: !firstScan)
-            // Dates and the rest of the photos' properties are read in the background, in pages.
-            fileSystem.readPropertiesInBackground(invalidate: { mount.invalidate($0) })
+            // A first mount serves once its first scan is done (requests wait in the kernel
+            // meanwhile, and the command returns only then, so no listing is ever partial).
+            let progress = ScanProgress(enabled: foreground && isatty(2) != 0)
+            follower.start(progress: progress.update)
+            progress.finish()
         }, started: { [backgroundLog] in
             // Until it serves, what goes wrong (libfuse refusing the mount) reaches the terminal.
             if !foreground { Log.configure(destination: backgroundLog, debug: false) }
             catalogLock?.recordHolder(mountpoint: realMountpoint)
             Log.info("mounted \(realSource) on \(mountpoint)")
-            Self.logSummary(fileSystem, "serving")
+            fileSystem.logSummary("serving")
         }, stopping: {
-            watcher.stop()
+            follower.stop()
             fileSystem.shutdown()
         })
         Log.info("unmounted \(mountpoint)")
         return status
-    }
-
-    private static func logSummary(_ fileSystem: AssetFileSystem, _ how: String) {
-        let counts = fileSystem.catalog.counts
-        Log.info("\(how): \(counted(counts.albums, "album")), \(counted(counts.photos, "photo")), \(counted(counts.skipped, "file")) skipped\(fileSystem.isSourceOnline ? "" : " (SOURCE is offline: serving the stored tree)")")
     }
 
     /// `realpath`, or for a SOURCE that is away, the absolute path as given.
@@ -107,23 +95,6 @@ struct MountCommand {
     /// in the path must not split the option list.
     private func realSourceName(_ source: FilePath) -> String {
         Self.realPath(source).description.flatMap { $0 == "," || $0 == "\\" ? ["\\", $0] : [$0] }.map(String.init).joined()
-    }
-
-    /// Keeps the mount in step with the source: the folders an event names are read again and the
-    /// kernel told what went stale; while SOURCE is away, or folders are unwatched, it is checked
-    /// periodically.
-    private static func watcher(_ fileSystem: AssetFileSystem, _ mount: FUSEMount, verificationInterval: Double) -> SourceWatcher {
-        let holder = WatcherHolder()
-        let watcher = SourceWatcher(root: fileSystem.root, verificationInterval: verificationInterval) { work in
-            let online = fileSystem.synchronize(work, watch: { holder.watcher?.add($0) }, invalidate: { mount.invalidate($0) },
-                                                shouldContinue: { holder.watcher?.isStopping == false })
-            if work == .everything { Self.logSummary(fileSystem, "checked") }
-            if !online { return SourceWatcher.recheckOffline }
-            return holder.watcher?.hasUnwatchedFolders == true ? verificationInterval : nil
-        }
-        holder.watcher = watcher
-        fileSystem.whenFolderLooksChanged { [weak watcher] in watcher?.poke($0) }
-        return watcher
     }
 
     /// SOURCE as given, checked; with `offlineCatalog`, a SOURCE that is away (an unplugged disk,
@@ -205,11 +176,6 @@ extension MountCommand {
     }
 }
 
-/// Lets the watcher's callback reach the watcher (to watch new folders) without a retain cycle.
-private final class WatcherHolder: @unchecked Sendable {
-    weak var watcher: SourceWatcher?
-}
-
 /// "scanning: N folders" on the terminal while a first scan runs in the foreground.
 final class ScanProgress: Sendable {
     private let enabled: Bool
@@ -232,6 +198,3 @@ final class ScanProgress: Sendable {
         if enabled && lastPrint.withLock({ $0 }) > 0 { try? FileDescriptor.standardError.writeAll(Array("\n".utf8)) }
     }
 }
-
-/// "1 album", "3 albums".
-func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
