@@ -148,7 +148,7 @@ public enum PropertyAttribute: CaseIterable, Sendable {
         case .codec: suffix = "codec"
         case .motion: suffix = "motion"
         }
-        return Array("user.assetfs.\(suffix)".utf8)
+        return MountLayout.propertyAttribute(suffix)
     }
 
     /// Its value, or nil when the photo does not tell.
