@@ -102,11 +102,11 @@ AVX2 static void row_rgb_pairs(const aresample_rgb_plan *plan, const float *inpu
     }
 }
 
-/* Five pixels a vector: where AVX-512 runs at the lanes' rate of AVX2 (AMD's Zen 4: 512-bit
-   operations in two halves), 15 of 16 lanes and 2.6 loads a pixel instead of 6 of 8 and 5
-   still take 30% less time (a 3000 to 1920 px row: 3.5 us instead of 5). The multiplications
-   and additions are separate instructions (the intrinsics are never contracted to fused ones),
-   so each pixel's sum has the bits of the AVX2 and portable passes. */
+/* Five pixels a vector: 15 of 16 lanes used and 2.6 loads a pixel, against 6 of 8 lanes and 5
+   loads a pixel for pairs. Even where AVX-512 runs no more lanes a cycle than AVX2 (AMD's Zen 4
+   does 512-bit operations in two halves), a 3000 to 1920 px row takes 3.5 us instead of 5. The
+   multiplications and additions are separate instructions (intrinsics are not contracted to
+   fused ones), so each pixel's sum has the bits of the AVX2 and portable passes. */
 #define AVX512 __attribute__((target("avx512f")))
 AVX512 static void row_rgb_fives(const aresample_rgb_plan *plan, const float *input, float *out) {
     /* slot m to lanes 3m..3m+2; lane 15 (the next pixel's red) is summed but not stored */
