@@ -73,6 +73,6 @@ let package = Package(
         .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(name: "FUSEAdapterTests", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "CFUSE"]),
         .testTarget(name: "DesktopThumbnailsTests", dependencies: ["DesktopThumbnails", "Posix"]),
-        .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "assetfs", "Posix", "TestFixtures"]),
+        .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "MountModel", "AssetFS", "assetfs", "Posix", "TestFixtures"]),
     ]
 )

@@ -22,9 +22,10 @@
 # untimed warm-up each (which also leaves the outputs measured for PSNR). Every encoder writes quality 85.
 # Generated files live in bench/out/render/ (gitignored); the corpus is cached there between runs.
 #
-# Last run (issue 21, 24 MP baseline, median of 5, one core, a loaded 2-core machine): 256 px 1.03x
-# and 1920 px 1.40x the djpeg floor (the run before those changes, minutes earlier: 1.25x and 1.55x);
-# README's performance table has the whole run.
+# Last run (issue 21, 24 MP baseline, median of 5, one core, the 2-core machine 99% busy with other
+# work): 256 px 1.07x and 1920 px 1.31x the djpeg floor (1.07x and 1.36x by CPU time); with less
+# load, minutes apart, 1920 px 1.27x (1.31x) with the AVX-512 horizontal pass and the rows read
+# where libjpeg wrote them, 1.36x (1.37x) without. README's performance table has the whole run.
 set -euo pipefail
 export LC_ALL=C   # a '.' in $EPOCHREALTIME and in printf's numbers
 

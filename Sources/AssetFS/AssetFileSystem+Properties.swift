@@ -12,10 +12,11 @@ extension AssetFileSystem {
     /// Starts reading, on a low-priority thread after every synchronize, the properties of photos
     /// that have none yet; `invalidate` is where what the kernel must forget goes. Call once the
     /// mount serves.
-    public func readPropertiesInBackground(invalidate: @escaping @Sendable ([Invalidation]) -> Void) {
+    public func readPropertiesInBackground() {
+        let kernel = kernel
         background.start({ [weak self] shouldContinue, invalidate in
             self?.readPendingProperties(shouldContinue: shouldContinue, invalidate: invalidate)
-        }, invalidate: invalidate)
+        }, invalidate: { kernel($0) })
     }
 
     /// Reads and stores the properties of every photo that has none yet, `pageSize` photos to a
@@ -146,7 +147,7 @@ public enum PropertyAttribute: CaseIterable, Sendable {
         case .codec: suffix = "codec"
         case .motion: suffix = "motion"
         }
-        return Array("user.assetfs.\(suffix)".utf8)
+        return MountLayout.propertyAttribute(suffix)
     }
 
     /// Its value, or nil when the photo does not tell.

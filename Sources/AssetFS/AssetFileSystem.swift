@@ -28,6 +28,8 @@ public final class AssetFileSystem: Sendable {
     private let online: Atomic<Bool>
     /// Asks for a folder to be read again (set once the watcher exists).
     let checkFolder = Hook<FilePath>()
+    /// Where what the kernel must forget goes (set by the adapter serving this tree).
+    let kernel = Hook<[Invalidation]>()
     /// Reads photos' properties after each synchronize (once started).
     let background = BackgroundLoop(name: "properties")
     /// Changes the catalog could not take yet, tried again until it does.
@@ -69,6 +71,10 @@ public final class AssetFileSystem: Sendable {
 
     /// Who to ask to read a folder again when a photo in it is not what the catalog says.
     public func whenFolderLooksChanged(_ action: @escaping @Sendable (FilePath) -> Void) { checkFolder.set(action) }
+
+    /// Who tells the kernel what a change made stale (the FUSE session serving this tree): every
+    /// change of the catalog, from a scan, the watcher or the properties read, ends there.
+    public func whenKernelMustForget(_ action: @escaping @Sendable ([Invalidation]) -> Void) { kernel.set(action) }
 
     /// Stops rendering and writes what is pending: call before the FUSE session goes.
     public func shutdown() {
@@ -239,22 +245,21 @@ public final class AssetFileSystem: Sendable {
 
     // MARK: Changes
 
-    /// Brings the catalog in step with SOURCE (all of it, or the folders named), telling
-    /// `invalidate` what the kernel must forget. While SOURCE is away (unplugged, moved, deleted)
+    /// Brings the catalog in step with SOURCE (all of it, or the folders named), telling the
+    /// kernel (`whenKernelMustForget`) what it must forget. While SOURCE is away (unplugged, moved, deleted)
     /// the stored tree stays: cached renditions read on, the rest fails fast; when SOURCE is back
     /// at its path it is walked again. Returns whether SOURCE is online.
     @discardableResult
     public func synchronize(_ work: SourceWatcher.Work, watch: @escaping @Sendable (FilePath) -> Void = { _ in },
-                            invalidate: @escaping @Sendable ([Invalidation]) -> Void = { _ in },
                             shouldContinue: @escaping @Sendable () -> Bool = { true },
                             progress: (Int) -> Void = { _ in }) -> Bool {
         let statistics = statistics
         let failures = Locked<[FilePath: DatabaseError]>([:])
-        let tree = tree
+        let tree = tree, kernel = kernel
         let synchronizer = CatalogSynchronizer(reader: reader, catalog: catalog, willRead: { folder in
             Statistics.bump(statistics.foldersRead)
             watch(folder)
-        }, changed: { invalidate(tree.invalidations(for: $0)) }, shouldContinue: shouldContinue, failed: { folder, error in failures.withLock { $0[folder] = error } })
+        }, changed: { kernel(tree.invalidations(for: $0)) }, shouldContinue: shouldContinue, failed: { folder, error in failures.withLock { $0[folder] = error } })
         // What could not be written before is read and applied again with any later change.
         let retried = work == .everything ? work : .folders(work.folders.union(backlog.folders))
         do {

@@ -19,17 +19,43 @@ public struct RenditionRequest: Sendable {
         self.photo = photo
         self.spec = spec
         sourcePath = root.appending(photo.relativePath)
-        key = CacheKey(photo.relativePath.bytes + [0] + Array("\(photo.identity.text):\(spec.longestSide):\(spec.quality):\(fingerprint)".utf8))
+        key = KeyFields(identity: photo.identity.text, spec: spec, fingerprint: fingerprint).key(for: photo.relativePath)
     }
 
     /// Whether `key` names a rendition this build would still make for a photo in `catalog`: the
     /// photo is there with that identity, and the renderer's fingerprint is this one. Anything else
     /// can never be asked for again (`assetfs cache prune` forgets it).
     public static func isCurrent(_ key: CacheKey, in catalog: CatalogStore, fingerprint: String = Renderer.fingerprint) -> Bool {
-        guard let zero = key.bytes.firstIndex(of: 0) else { return false }
-        let fields = key.bytes[(zero + 1)...].split(separator: UInt8(ascii: ":")).map { String(decoding: $0, as: UTF8.self) }
-        guard fields.count == 7, fields[6] == fingerprint,
-              let photo = catalog.photo(at: FilePath(bytes: Array(key.bytes[..<zero]))) else { return false }
-        return fields[0..<4].joined(separator: ":") == photo.photo.identity.text
+        guard let (path, fields) = KeyFields.parse(key), fields.fingerprint == fingerprint, let photo = catalog.photo(at: path) else { return false }
+        return fields.identity == photo.photo.identity.text
+    }
+}
+
+/// What a cache key is made of, written and read here only: the source's relative path, a 0
+/// byte, then `inode:size:mtime:ctime:longest side:quality:fingerprint`.
+struct KeyFields: Equatable {
+    /// `SourceIdentity.text`: its four fields.
+    var identity: String
+    var spec: RenditionSpec
+    var fingerprint: String
+
+    private static let identityFieldCount = 4
+
+    init(identity: String, spec: RenditionSpec, fingerprint: String) {
+        (self.identity, self.spec, self.fingerprint) = (identity, spec, fingerprint)
+    }
+
+    func key(for path: FilePath) -> CacheKey {
+        CacheKey(path.bytes + [0] + Array("\(identity):\(spec.longestSide):\(spec.quality):\(fingerprint)".utf8))
+    }
+
+    /// The path and fields of `key`; nil for a key not made by `key(for:)`.
+    static func parse(_ key: CacheKey) -> (path: FilePath, fields: KeyFields)? {
+        guard let zero = key.bytes.firstIndex(of: 0) else { return nil }
+        let fields = key.bytes[(zero + 1)...].split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let n = identityFieldCount
+        guard fields.count == n + 3, let side = Int(fields[n]), let quality = Int(fields[n + 1]) else { return nil }
+        return (FilePath(bytes: Array(key.bytes[..<zero])),
+                KeyFields(identity: fields[..<n].joined(separator: ":"), spec: RenditionSpec(longestSide: side, quality: quality), fingerprint: fields[n + 2]))
     }
 }

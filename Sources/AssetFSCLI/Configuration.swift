@@ -11,18 +11,16 @@ import Renditions
 struct Configuration {
     var mount = MountOptions()
     var cacheFile: FilePath?
-    var cacheSize: Int64 = 1 << 30
+    var cacheSize = MountOptionSchema.defaultCacheBytes
     /// How often SOURCE is checked where inotify cannot watch it (seconds).
-    var recheckSeconds = 600
+    var recheckSeconds = MountOptionSchema.defaultRecheckSeconds
     /// `-o log=FILE`: where a mount in the background logs.
     var logFile: FilePath?
     /// `-o decode_memory=SIZE`: what the renders running together may hold in whole-image buffers.
     var decodeMemory = Self.defaultDecodeMemory(physicalMemory: ProcessEnvironment.physicalMemory)
 
-    /// Ours; `rw`, `dev` and `suid` (which mount.fuse3 adds) are accepted and overridden:
-    /// the mount is always read-only, nodev, nosuid.
-    static let keys: Set<String> = ["cache", "cache_size", "thumbnail_size", "fullscreen_size", "sizes", "quality", "follow_symlinks", "show_housekeeping", "broken", "log", "recheck",
-                                    "decode_memory", "rw", "dev", "suid"]
+    /// The keys the parser takes (`MountOptionSchema`, where each is defined with its help).
+    static let keys = MountOptionSchema.keys
 
     init(options: [(key: String, value: String)]) throws(UsageError) {
         for (key, value) in options {

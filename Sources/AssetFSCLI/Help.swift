@@ -1,3 +1,5 @@
+import MountModel
+
 /// `assetfs --help`, and `assetfs COMMAND --help`.
 enum Help {
     static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped"]
@@ -49,28 +51,7 @@ enum Help {
           -h, --help             this text
           -V, --version          the version
           -o OPT[,OPT...]        mount options:
-             cache=FILE          the cache database (default ~/.cache/assetfs/<source>-<hash>.sqlite);
-                                 one mount per cache: a second mount of SOURCE needs a cache=FILE of its own
-             cache_size=SIZE     cache size cap, e.g. 512M, 2G (default 1G; least recently used go first)
-             decode_memory=SIZE  memory the renders running at once may hold for whole-image decodes
-                                 (progressive JPEG, HEIC/AVIF, interlaced PNG); a photo that alone needs
-                                 more waits to run alone (default 512M, or a quarter of the RAM below 2G)
-             thumbnail_size=N    longest side of thumbnail.jpg (default 256)
-             fullscreen_size=N   longest side of fullscreen.jpg (default 1920)
-             sizes=NAME:PX[+...] more sizes: medium:1024 adds medium.jpg (longest side 1024 px) to
-                                 every asset folder and the view medium/<album>/<asset>.jpg
-                                 (names: lower-case letters, digits, - and _; up to 10 sizes)
-             quality=Q           JPEG quality of renditions, 1-100 (default 85)
-             follow_symlinks     follow symbolic links that lead outside SOURCE (default: only inside)
-             show_housekeeping   show NAS and OS housekeeping folders (@eaDir, #recycle,
-                                 $RECYCLE.BIN, lost+found, ...) as albums; skipped by default
-             broken=placeholder  a photo that cannot be rendered shows a neutral placeholder picture, its
-                                 reason in the asset folder's user.assetfs.error (default); broken=error: EIO
-             log=FILE            where the mount logs once in the background (default: syslog, or
-                                 where /dev/log is missing $XDG_STATE_HOME/assetfs/assetfs.log,
-                                 else ~/.local/state/assetfs/assetfs.log)
-             recheck=SECONDS     how often SOURCE is checked where inotify cannot watch it (the
-                                 fs.inotify.max_user_watches limit; default 600)
+        \(MountOptionSchema.helpLines(indent: 5).joined(separator: "\n"))
              allow_other         let other users in (needs user_allow_other in /etc/fuse.conf
                                  unless root); each reads only what SOURCE lets them read,
                                  folders above SOURCE and ACLs included

@@ -61,40 +61,28 @@ struct MountCommand {
             throw UsageError(error.message)
         }
         let foreground = arguments.foreground || arguments.debug
-        let watcher = Self.watcher(fileSystem, mount, verificationInterval: Double(configuration.recheckSeconds))
+        let follower = SourceFollower(fileSystem, recheckSeconds: Double(configuration.recheckSeconds))
         let status = mount.run(foreground: foreground, singleThreaded: arguments.singleThreaded, prepare: {
             // The renderer's fingerprint (in every cache key: ten small renders) is made now,
             // beside the scan, not by the first request that needs a key, on a FUSE thread.
             DispatchQueue.global().async { _ = Renderer.fingerprint }
-            // A first mount serves once the first scan is done (requests wait in the kernel
-            // meanwhile, and the command returns only then, so no listing is ever partial); a
-            // remount serves the stored tree at once and checks SOURCE against it in the background.
-            let firstScan = !fileSystem.catalog.isComplete
-            if firstScan {
-                let progress = ScanProgress(enabled: foreground && isatty(2) != 0)
-                fileSystem.synchronize(.everything, watch: { watcher.add($0) }, progress: progress.update)
-                progress.finish()
-            }
-            watcher.start(checkFirst: !firstScan)
-            // Dates and the rest of the photos' properties are read in the background, in pages.
-            fileSystem.readPropertiesInBackground(invalidate: { mount.invalidate($0) })
+            // A first mount serves once its first scan is done (requests wait in the kernel
+            // meanwhile, and the command returns only then, so no listing is ever partial).
+            let progress = ScanProgress(enabled: foreground && isatty(2) != 0)
+            follower.start(progress: progress.update)
+            progress.finish()
         }, started: { [backgroundLog] in
             // Until it serves, what goes wrong (libfuse refusing the mount) reaches the terminal.
             if !foreground { Log.configure(destination: backgroundLog, debug: false) }
             catalogLock?.recordHolder(mountpoint: realMountpoint)
             Log.info("mounted \(realSource) on \(mountpoint)")
-            Self.logSummary(fileSystem, "serving")
+            fileSystem.logSummary("serving")
         }, stopping: {
-            watcher.stop()
+            follower.stop()
             fileSystem.shutdown()
         })
         Log.info("unmounted \(mountpoint)")
         return status
-    }
-
-    private static func logSummary(_ fileSystem: AssetFileSystem, _ how: String) {
-        let counts = fileSystem.catalog.counts
-        Log.info("\(how): \(counted(counts.albums, "album")), \(counted(counts.photos, "photo")), \(counted(counts.skipped, "file")) skipped\(fileSystem.isSourceOnline ? "" : " (SOURCE is offline: serving the stored tree)")")
     }
 
     /// `realpath`, or for a SOURCE that is away, the absolute path as given.
@@ -107,21 +95,6 @@ struct MountCommand {
     /// in the path must not split the option list.
     private func realSourceName(_ source: FilePath) -> String {
         Self.realPath(source).description.flatMap { $0 == "," || $0 == "\\" ? ["\\", $0] : [$0] }.map(String.init).joined()
-    }
-
-    /// Keeps the mount in step with the source: the folders an event names are read again and the
-    /// kernel told what went stale; while SOURCE is away, or folders are unwatched, it is checked
-    /// periodically.
-    private static func watcher(_ fileSystem: AssetFileSystem, _ mount: FUSEMount, verificationInterval: Double) -> SourceWatcher {
-        let watcher = SourceWatcher(root: fileSystem.root, verificationInterval: verificationInterval) { watcher, work in
-            let online = fileSystem.synchronize(work, watch: { [weak watcher] in watcher?.add($0) }, invalidate: { mount.invalidate($0) },
-                                                shouldContinue: { [weak watcher] in watcher?.isStopping == false })
-            if work == .everything { Self.logSummary(fileSystem, "checked") }
-            if !online { return SourceWatcher.recheckOffline }
-            return watcher.hasUnwatchedFolders ? verificationInterval : nil
-        }
-        fileSystem.whenFolderLooksChanged { [weak watcher] in watcher?.poke($0) }
-        return watcher
     }
 
     /// SOURCE as given, checked; with `offlineCatalog`, a SOURCE that is away (an unplugged disk,
@@ -223,6 +196,3 @@ final class ScanProgress: Sendable {
         if enabled && lastPrint.withLock({ $0 }) > 0 { try? FileDescriptor.standardError.writeAll(Array("\n".utf8)) }
     }
 }
-
-/// "1 album", "3 albums".
-func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MountModel
 import Posix
 
 /// `assetfs stats MOUNTPOINT`: the mount's counters (its `user.assetfs.stats` attribute), readably.
@@ -7,7 +8,7 @@ enum StatsCommand {
     static func run(_ arguments: [String]) throws(UsageError) -> Int32 {
         guard arguments.count == 1, let mountpoint = arguments.first else { throw UsageError("usage: assetfs stats MOUNTPOINT") }
         let value: [UInt8]
-        do { value = try ExtendedAttributes.value(of: "user.assetfs.stats", at: FilePath(mountpoint)) } catch {
+        do { value = try ExtendedAttributes.value(of: String(decoding: MountLayout.statsAttribute, as: UTF8.self), at: FilePath(mountpoint)) } catch {
             throw UsageError("\(mountpoint): no assetfs statistics (\(error)); is an assetfs mount there?")
         }
         for (key, value) in fields(String(decoding: value, as: UTF8.self)) {

@@ -62,7 +62,7 @@ extension ThumbnailsCommand {
 
             // A broken photo: its renditions show assetfs's placeholder (so their icons do too), but
             // its original and source photo have no picture: a failure entry, as the standard says.
-            let broken = job.assetFolder.map { (try? ExtendedAttributes.value(of: "user.assetfs.error", at: $0)) != nil } ?? false
+            let broken = job.assetFolder.map { (try? ExtendedAttributes.value(of: String(decoding: MountLayout.errorAttribute, as: UTF8.self), at: $0)) != nil } ?? false
             var pictures: [ThumbnailSize: DecodedImage] = [:]
             var pictureError: String?
             for size in sizes {
@@ -72,7 +72,7 @@ extension ThumbnailsCommand {
                 }
             }
             // The first read may have been the render that found the photo broken.
-            let brokenNow = broken || job.assetFolder.map { (try? ExtendedAttributes.value(of: "user.assetfs.error", at: $0)) != nil } ?? false
+            let brokenNow = broken || job.assetFolder.map { (try? ExtendedAttributes.value(of: String(decoding: MountLayout.errorAttribute, as: UTF8.self), at: $0)) != nil } ?? false
             for (file, subject) in missing {
                 let noPicture = pictureError != nil || (brokenNow && [.original, .source, .motion].contains(file.kind))
                 do {

@@ -90,10 +90,10 @@ extension CatalogStore {
 
     /// Every file not shown (path in SOURCE, reason), in path order, for `assetfs skipped`.
     public func forEachSkipped(_ body: (FilePath, SkipReason) -> Void) {
-        reader.use { db in
+        readers.withConnection { $0.use { db in
             try? db.query("SELECT f.relpath, s.file_name, s.reason FROM skipped s JOIN folders f ON f.id = s.folder ORDER BY f.relpath, s.file_name") { row in
                 body(FilePath(bytes: row.blob(0)).appending(row.blob(1)), SkipReason(rawValue: row.text(2)) ?? .notAPhoto)
             }
-        }
+        } }
     }
 }

@@ -15,7 +15,7 @@ public final class CatalogStore: Sendable {
     public let rootName: [UInt8]
     /// Names no asset is given (the mount shows other files beside them in an album's folder).
     let reservedAssetNames: [[UInt8]]
-    let reader: ReadConnection
+    let readers: ReaderPool
     let writer: Locked<Database>
     static let schemaVersion = 7
 
@@ -33,7 +33,7 @@ public final class CatalogStore: Sendable {
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
         try Self.claim(database, for: source, path: path)
         writer = Locked(database)
-        reader = ReadConnection(try Database(path: path, busyTimeout: 1000))
+        readers = ReaderPool(try (0..<ReaderPool.size).map { _ throws(DatabaseError) in try Database(path: path, busyTimeout: 1000) })
     }
 
     private static func claim(_ db: Database, for source: FilePath, path: FilePath) throws(DatabaseError) {
@@ -63,12 +63,11 @@ public final class CatalogStore: Sendable {
     /// snapshot that stores properties takes them: reader, then writer.
     func reopenIfReadOnly() {
         guard writer.withLock({ $0.isReadOnly }) else { return }
-        reader.use { readConnection in
+        _ = readers.withEveryConnectionIdle { readerConnections in
             writer.withLock { db in
-                guard Database.reopenIfReadOnly(writer: db, readers: [readConnection]) else { return }
+                guard Database.reopenIfReadOnly(writer: db, readers: readerConnections) else { return }
                 try? db.useWriteAheadLog()
                 try? db.execute(Self.pragmas)
-                reader.forgetRecentRows()
             }
         }
     }
@@ -120,38 +119,47 @@ public final class CatalogStore: Sendable {
 
     // MARK: Reading
 
-    /// Runs read queries on the reader connection, in a snapshot of their own unless in one
-    /// already; a failure reads as "nothing there" (and is logged), and fails the `request` it is part of.
+    /// Runs read queries on this thread's reader connection (`reader`), in a snapshot of their
+    /// own unless in one already; a failure reads as "nothing there" (and is logged), and fails
+    /// the `request` it is part of.
     func read<R: Sendable>(_ fallback: R, _ body: (Database) throws(DatabaseError) -> R) -> R {
-        reader.use { db in
-            reader.snapshot {
-                do throws(DatabaseError) { return try body(db) } catch {
-                    Log.warning("\(path): catalog read failed: \(error)")
-                    reader.readFailed()
-                    return fallback
+        readers.withConnection { reader in
+            reader.use { db in
+                reader.snapshot {
+                    do throws(DatabaseError) { return try body(db) } catch {
+                        Log.warning("\(path): catalog read failed: \(error)")
+                        reader.readFailed()
+                        return fallback
+                    }
                 }
             }
         }
     }
 
+    /// The connection this thread holds: for the recent rows, called inside `read` only.
+    var reader: ReadConnection {
+        guard let held = readers.held else { preconditionFailure("the catalog's reader asked for outside a read") }
+        return held
+    }
+
     /// Runs `body` on one state of the catalog: every read it makes (on this thread) sees the
     /// same committed tree, and SQLite locks once for all of them.
-    public func snapshot<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R { try reader.snapshot(body) }
+    public func snapshot<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R { try readers.withConnection { (reader) throws(E) in try reader.snapshot(body) } }
 
     /// Runs `body`, the catalog work of one request, on one snapshot: its rows are read once
     /// and the recent rows validated once. Nil when a read failed: the catalog could not say,
     /// which is an I/O error, never "no such file".
-    public func request<R>(_ body: () -> R) -> R? { reader.request(body) }
+    public func request<R>(_ body: () -> R) -> R? { readers.withConnection { $0.request(body) } }
 
     /// Whether this thread is inside a request's (or another) snapshot.
-    public var isInSnapshot: Bool { reader.isInSnapshot }
+    public var isInSnapshot: Bool { readers.held?.isInSnapshot ?? false }
 
     /// Lets a request in progress on this thread see what it has just stored (its snapshot began
     /// before). Call with no write in progress.
-    public func seeOwnWrites() { reader.renewSnapshot() }
+    public func seeOwnWrites() { readers.held?.renewSnapshot() }
 
-    /// How many statements the read connection has run: what requests cost the catalog.
-    public var readQueryCount: Int { reader.queryCount }
+    /// How many statements the read connections have run: what requests cost the catalog.
+    public var readQueryCount: Int { readers.queryCount }
 
     public func folder(_ id: Int64) -> Folder? {
         read(nil) { db throws(DatabaseError) in

@@ -1,7 +1,7 @@
 import Glibc
 import SQLiteDatabase
 
-/// The catalog's read connection, used by one thread at a time. `snapshot` keeps one read
+/// One of the catalog's read connections (`ReaderPool`), used by one thread at a time. `snapshot` keeps one read
 /// transaction open across every read its thread makes inside it: a listing and the attributes
 /// of its entries come from one state of the catalog, and SQLite takes its locks once (each
 /// read on its own took 4 or 5 `fcntl` calls: 15 per READDIRPLUS of an asset folder).
@@ -11,7 +11,7 @@ import SQLiteDatabase
 /// stays the same, i.e. until anyone (this process's writer, another process) commits: a walk
 /// of the mount (`find`, `ls -lR`, NFS) asks for the same few rows several times per entry.
 final class ReadConnection: @unchecked Sendable {
-    private let database: Database
+    let database: Database
     /// Recursive: reads inside a snapshot lock again on the same thread.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// How deep the holding thread is in `use` and `snapshot` calls (under `mutex`).

@@ -7,6 +7,7 @@ import Posix
 /// A mounted `AssetFileSystem`: the libfuse session from mount to unmount.
 public final class FUSEMount: @unchecked Sendable {
     private let operations: FUSEOperations
+    private let fileSystem: AssetFileSystem
     private let session: OpaquePointer
     let mountpoint: String
 
@@ -15,6 +16,7 @@ public final class FUSEMount: @unchecked Sendable {
     /// Creates the session with `libfuseArguments` (program name first) and mounts it.
     public init(fileSystem: AssetFileSystem, mountpoint: String, libfuseArguments: [String]) throws(Failure) {
         LibfuseLog.install()
+        self.fileSystem = fileSystem
         operations = FUSEOperations(fileSystem: fileSystem, othersMayEnter: FUSEArguments.lets(otherUsersIn: libfuseArguments))
         self.mountpoint = mountpoint
         var args = FUSEArguments.makeArgs(libfuseArguments)
@@ -25,6 +27,7 @@ public final class FUSEMount: @unchecked Sendable {
             throw Failure(message: "libfuse refused the options \(libfuseArguments.dropFirst().joined(separator: " ")) (see 'assetfs --help')")
         }
         self.session = session
+        fileSystem.whenKernelMustForget { [weak self] in self?.invalidate($0) }
         guard fuse_set_signal_handlers(session) == 0 else {
             fuse_session_destroy(session)
             throw Failure(message: "cannot install signal handlers")
@@ -84,6 +87,7 @@ public final class FUSEMount: @unchecked Sendable {
             status = cfuse_session_loop_mt(session, config)
         }
         stopping()
+        fileSystem.whenKernelMustForget { _ in }  // the session goes: nothing may notify it now
         fuse_session_unmount(session)
         fuse_remove_signal_handlers(session)
         fuse_session_destroy(session)
@@ -91,8 +95,8 @@ public final class FUSEMount: @unchecked Sendable {
     }
 
     /// Tells the kernel to forget what a source change made stale. Called from the watcher's
-    /// thread, never inside a request handler (where it could deadlock).
-    public func invalidate(_ invalidations: [Invalidation]) {
+    /// and the background's threads, never inside a request handler (where it could deadlock).
+    private func invalidate(_ invalidations: [Invalidation]) {
         for invalidation in invalidations {
             switch invalidation {
             case .entry(let parent, let name):

@@ -37,8 +37,11 @@ extension Renderer {
             let output = out.baseAddress!
             guard rows.size == target else { return try resample(rows, to: target, into: output) }
             // Already the size wanted: rows straight through, no filter.
-            for y in 0..<target.height where try !rows.nextRow(into: output + y * target.width * channels) {
-                throw RenditionError(.corrupt, path: name, reason: "image data ended after \(y) of \(target.height) rows")
+            for y in 0..<target.height {
+                guard let row = try rows.nextRow() else {
+                    throw RenditionError(.corrupt, path: name, reason: "image data ended after \(y) of \(target.height) rows")
+                }
+                (output + y * target.width * channels).update(from: row, count: target.width * channels)
             }
         }
         decoder.finish()

@@ -241,7 +241,7 @@ public struct Renderer: Sendable {
     func resample(_ rows: ReducedRows, to target: PixelSize,
                   emit: (UnsafeMutablePointer<UInt8>) throws(RenditionError) -> Void) throws(RenditionError) {
         let resampler = StreamingResampler(from: rows.size, to: target, channels: rows.channels)
-        try resampler.run(nextRow: { row throws(RenditionError) in try rows.nextRow(into: row) }, emit: emit)
+        try resampler.run(nextRow: { () throws(RenditionError) in try rows.nextRow() }, emit: emit)
     }
 
     func encode(_ pixels: UnsafeMutablePointer<UInt8>, stored: PixelSize, upright: PixelSize, channels: Int,

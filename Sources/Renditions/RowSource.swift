@@ -25,6 +25,9 @@ enum PixelLayout: Equatable {
         }
     }
 
+    /// Whether rows of this layout are rows of output samples already (`convert` copies them).
+    var isOutput: Bool { self == .gray || self == .rgb }
+
     /// Converts `pixels` pixels of this layout into `outputChannels` samples each.
     @inline(__always)
     func convert(_ source: UnsafePointer<UInt8>, into destination: UnsafeMutablePointer<UInt8>, pixels: Int) {
@@ -125,6 +128,7 @@ final class ReducedRows {
     private let batch: UnsafeMutablePointer<UInt8>
     private let converted: UnsafeMutablePointer<UInt8>
     private let sums: UnsafeMutablePointer<UInt32>
+    private let reduced: UnsafeMutablePointer<UInt8>
     private var available = 0, next = 0, ended = false
 
     init(_ source: RowSource, factor: Int) {
@@ -141,36 +145,42 @@ final class ReducedRows {
         batch = .allocate(capacity: source.size.width * source.layout.inputChannels * batchRows)
         converted = .allocate(capacity: source.size.width * channels)
         sums = .allocate(capacity: size.width * channels)
+        reduced = .allocate(capacity: size.width * channels)
     }
 
     deinit {
         batch.deallocate()
         converted.deallocate()
         sums.deallocate()
+        reduced.deallocate()
     }
 
-    /// One converted source row into `destination`; false at the end of the source.
-    private func sourceRow(into destination: UnsafeMutablePointer<UInt8>) throws(RenditionError) -> Bool {
+    /// The next source row in output channels (`source.size.width * channels` bytes, read before the
+    /// next call), nil at the end of the source. A row the decoder gave in output channels already
+    /// (RGB or gray: every JPEG) is handed out where the decoder wrote it, not copied (a 24 MP
+    /// JPEG's rows copied cost 1% of its 1920 px rendition).
+    private func sourceRow() throws(RenditionError) -> UnsafePointer<UInt8>? {
         if next == available {
-            guard !ended else { return false }
+            guard !ended else { return nil }
             available = try source.readRows(into: batch, count: batchRows)
             next = 0
-            if available == 0 { ended = true; return false }
+            if available == 0 { ended = true; return nil }
         }
-        let rowBytes = source.size.width * source.layout.inputChannels
-        source.layout.convert(batch + next * rowBytes, into: destination, pixels: source.size.width)
+        let row = batch + next * source.size.width * source.layout.inputChannels
         next += 1
-        return true
+        guard !source.layout.isOutput else { return UnsafePointer(row) }
+        source.layout.convert(row, into: converted, pixels: source.size.width)
+        return UnsafePointer(converted)
     }
 
-    /// Fills `row` (`size.width * channels` bytes); false when the source has no more rows.
-    func nextRow(into row: UnsafeMutablePointer<UInt8>) throws(RenditionError) -> Bool {
-        // Unreduced (every JPEG), a source row is converted straight into `row`.
-        guard factor > 1 else { return try sourceRow(into: row) }
+    /// The next row (`size.width * channels` bytes, read before the next call); nil when the source
+    /// has no more rows.
+    func nextRow() throws(RenditionError) -> UnsafePointer<UInt8>? {
+        guard factor > 1 else { return try sourceRow() }
         let c = channels, k = factor, width = source.size.width
         sums.update(repeating: 0, count: size.width * c)
         var rows = 0
-        while rows < k, try sourceRow(into: converted) {
+        while rows < k, let converted = try sourceRow() {
             for bx in 0..<size.width {
                 let x0 = bx * k, x1 = min(width, x0 + k)
                 for ch in 0..<c {
@@ -182,11 +192,11 @@ final class ReducedRows {
             }
             rows += 1
         }
-        guard rows > 0 else { return false }
+        guard rows > 0 else { return nil }
         for bx in 0..<size.width {
             let count = UInt32((min(width, bx * k + k) - bx * k) * rows)
-            for ch in 0..<c { row[bx * c + ch] = UInt8(truncatingIfNeeded: (sums[bx * c + ch] + count / 2) / count) }
+            for ch in 0..<c { reduced[bx * c + ch] = UInt8(truncatingIfNeeded: (sums[bx * c + ch] + count / 2) / count) }
         }
-        return true
+        return UnsafePointer(reduced)
     }
 }

@@ -28,33 +28,22 @@ struct StreamingResampler {
         vertical.validate(inputLength: inputSize.height)
     }
 
-    /// Pulls input rows through `nextRow` (which fills `width * channels` bytes and returns false
+    /// Pulls input rows through `nextRow` (`width * channels` bytes, read before the next call; nil
     /// when the source has no more) and hands each output row (`outputSize.width * channels` 8-bit
     /// samples, top to bottom) to `emit` as soon as it is made, in a buffer `emit` may change but
     /// not keep: an encoder takes the rows as they come, with no image buffer between.
     /// Stops reading as soon as the last output row is made.
-    func run<E: Error>(nextRow: (UnsafeMutablePointer<UInt8>) throws(E) -> Bool,
+    func run<E: Error>(nextRow: () throws(E) -> UnsafePointer<UInt8>?,
                        emit: (UnsafeMutablePointer<UInt8>) throws(E) -> Void) throws(E) {
         let c = channels
         let outRowLength = outputSize.width * c
         let ringRows = vertical.widestSpan
         let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * outRowLength)
         defer { ring.deallocate() }
-        let input = UnsafeMutablePointer<UInt8>.allocate(capacity: inputSize.width * c)
-        defer { input.deallocate() }
         let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.maxTaps)
         defer { taps.deallocate() }
         let output = UnsafeMutablePointer<UInt8>.allocate(capacity: outRowLength)
         defer { output.deallocate() }
-        // Zeros around the row: the horizontal kernel reads RGB as 4- and 8-lane vectors, from a
-        // pixel before the row (AVX2, a pair's first load) to `maxTaps` pixels from each output
-        // pixel's first tap (weights past its own taps are 0).
-        let before = c, after = horizontal.maxTaps * c + 8
-        let samplesBuffer = UnsafeMutablePointer<Float>.allocate(capacity: before + inputSize.width * c + after)
-        defer { samplesBuffer.deallocate() }
-        let samples = samplesBuffer + before
-        samplesBuffer.initialize(repeating: 0, count: before)
-        (samples + inputSize.width * c).initialize(repeating: 0, count: after)
         let plan = c == 3 ? horizontal.starts.withUnsafeBufferPointer { starts in
             horizontal.counts.withUnsafeBufferPointer { counts in
                 horizontal.weights.withUnsafeBufferPointer { weights in
@@ -63,6 +52,17 @@ struct StreamingResampler {
                 }
             }
         } : nil
+        // Zeros around the row: the portable horizontal kernel reads RGB as 4-lane vectors, to
+        // `maxTaps` pixels from each output pixel's first tap (weights past its own taps are 0);
+        // the AVX2 and AVX-512 ones as their plan says.
+        let inputLength = inputSize.width * c
+        let before = max(0, -(plan?.reads.lowerBound ?? 0))
+        let after = max(horizontal.maxTaps * c + 4, (plan?.reads.upperBound ?? 0) - inputLength)
+        let samplesBuffer = UnsafeMutablePointer<Float>.allocate(capacity: before + inputLength + after)
+        defer { samplesBuffer.deallocate() }
+        let samples = samplesBuffer + before
+        samplesBuffer.initialize(repeating: 0, count: before)
+        (samples + inputLength).initialize(repeating: 0, count: after)
 
         var rowsRead = 0
         var lastGood = -1
@@ -70,9 +70,8 @@ struct StreamingResampler {
             let start = vertical.starts[y], count = vertical.counts[y]
             while rowsRead < start + count {
                 let slot = ring + (rowsRead % ringRows) * outRowLength
-                if lastGood == rowsRead - 1, try nextRow(input) {
-                    // Each input sample becomes a Float once, not once per tap.
-                    for i in 0..<inputSize.width * c { samples[i] = Float(input[i]) }
+                if lastGood == rowsRead - 1, let input = try nextRow() {
+                    widen(input, into: samples, count: inputLength)
                     filterRow(samples, into: slot, plan: plan)
                     lastGood = rowsRead
                 } else {

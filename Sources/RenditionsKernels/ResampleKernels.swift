@@ -16,22 +16,29 @@ internal import CResampleKernels
 /// same additions in the same order, the same bits, in about half the time of one sum at a time.
 ///
 /// On CPUs with AVX2, CResampleKernels does the RGB horizontal pass (two output pixels a vector,
-/// from one load: `RGBRowPlan`) and the bulk of each vertical one (8 samples a vector), again the
-/// same operations in the same order; the code here does the rest, and everything elsewhere.
+/// from one load, or five with AVX-512: `RGBRowPlan`), the bulk of each vertical one (8 samples a
+/// vector) and of the widening to floats, again the same operations in the same order; the code
+/// here does the rest, and everything elsewhere.
 
 /// Whether this CPU takes CResampleKernels' AVX2 code, asked once.
 let avx2 = aresample_avx2_available() != 0
 
-/// The AVX2 horizontal pass of RGB rows for one filter (CResampleKernels' plan: the weights laid
-/// out for it once, 8 floats a load). Nil where the CPU lacks AVX2, or memory: the portable code
+/// The AVX2 (or AVX-512) horizontal pass of RGB rows for one filter (CResampleKernels' plan: the
+/// weights laid out for it once). Nil where the CPU lacks AVX2, or memory: the portable code
 /// needs no plan.
 public final class RGBRowPlan {
     fileprivate let plan: OpaquePointer
+    /// The samples a row's pass reads, from the row's first (`lowerBound` at most 0): those outside
+    /// the row must be zeros.
+    public let reads: Range<Int>
 
     /// Over `outputWidth` pixels, with the tables `resampleRow` takes (read here, not kept).
     public init?(outputWidth: Int, starts: UnsafePointer<Int>, counts: UnsafePointer<Int>, weights: UnsafePointer<Float>, stride: Int) {
         guard avx2, let plan = aresample_rgb_plan_new(outputWidth, starts, counts, weights, stride) else { return nil }
         self.plan = plan
+        var first = 0, end = 0
+        aresample_rgb_plan_reads(plan, &first, &end)
+        reads = first..<end
     }
 
     deinit { aresample_rgb_plan_free(plan) }
@@ -48,12 +55,12 @@ public final class RGBRowPlan {
 /// before and after the input row: one pixel before, and up to `(starts[x] + stride) * 3 + 8`
 /// for every `x`. A group of output pixels runs to the most taps any of them has, the others
 /// adding taps of weight 0 (`weights` past `counts[x]` must be 0), which leave a sum as it was.
-/// `plan`, for three channels, made from these tables: the AVX2 pass.
+/// `plan`, for three channels, made from these tables: the AVX2 or AVX-512 pass.
 public func resampleRow(_ input: UnsafePointer<Float>, into out: UnsafeMutablePointer<Float>, outputWidth: Int,
                         channels: Int, starts: UnsafePointer<Int>, counts: UnsafePointer<Int>,
                         weights: UnsafePointer<Float>, stride: Int, plan: RGBRowPlan? = nil) {
     if channels == 3, let plan {
-        aresample_row_rgb_avx2(plan.plan, input, out)
+        aresample_row_rgb(plan.plan, input, out)
     } else if channels == 3 {
         @inline(__always) func load(_ p: UnsafePointer<Float>) -> SIMD4<Float> {
             UnsafeRawPointer(p).loadUnaligned(as: SIMD4<Float>.self)
@@ -94,6 +101,15 @@ public func resampleRow(_ input: UnsafePointer<Float>, into out: UnsafeMutablePo
                 out[x * channels + ch] = sum
             }
         }
+    }
+}
+
+/// `count` bytes as floats: each input sample becomes a Float once, not once per tap.
+public func widen(_ bytes: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Float>, count: Int) {
+    var i = avx2 ? aresample_widen_avx2(bytes, out, count) : 0
+    while i < count {
+        out[i] = Float(bytes[i])
+        i += 1
     }
 }
 

@@ -54,6 +54,11 @@ public final class Database: @unchecked Sendable {
         // "This routine sets a busy handler that sleeps and tries again until at least ms
         // milliseconds of sleeping have accumulated": a mount and `assetfs warm` share the file.
         sqlite3_busy_timeout(handle, milliseconds)
+        // The write-ahead log and its index outlive the last connection: a catalog or cache whose
+        // file system is read-only at the next mount (a remount ro, a full disk's recovery) can
+        // still be opened, as SQLite needs them to read a WAL database it may not write.
+        var persist: Int32 = 1
+        sqlite3_file_control(handle, "main", SQLITE_FCNTL_PERSIST_WAL, &persist)
         return (handle, code)
     }
 

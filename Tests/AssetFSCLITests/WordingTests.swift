@@ -1,4 +1,5 @@
 import Testing
+import AssetFS
 @testable import AssetFSCLI
 
 /// How counts and sizes read in the log and in `assetfs cache stats`.

@@ -104,7 +104,9 @@ extension AssetFileSystem {
     /// kernel would have been told to forget.
     func rescan() -> [Invalidation] {
         let collected = Mutex<[Invalidation]>([])
-        synchronize(.everything, invalidate: { changes in collected.withLock { $0 += changes } })
+        whenKernelMustForget { changes in collected.withLock { $0 += changes } }
+        defer { whenKernelMustForget { _ in } }
+        synchronize(.everything)
         return collected.withLock { $0 }
     }
 }

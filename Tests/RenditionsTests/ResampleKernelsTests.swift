@@ -19,24 +19,27 @@ import RenditionsKernels
         #expect(out == expected + expected + expected)
     }
 
-    /// Every path: one and four channels, three with and without the AVX2 plan (where the CPU has
-    /// AVX2), over an odd output width (a pair short of its second pixel).
+    /// Every path: one and four channels, three with and without the AVX2 or AVX-512 plan (where the
+    /// CPU has AVX2), over an output width that leaves the last group short (a pair of its second
+    /// pixel, a group of five of two).
     @Test(arguments: [(1, false), (3, false), (3, true), (4, false)])
     func resampleRowMatchesTheDefinition(channels: Int, planned: Bool) throws {
-        let inputWidth = 37, outputWidth = 11
+        let inputWidth = 37, outputWidth = 13
         let filter = LanczosFilter(inputLength: inputWidth, outputLength: outputWidth)
         filter.validate(inputLength: inputWidth)
         let plan = planned ? RGBRowPlan(outputWidth: outputWidth, starts: filter.starts, counts: filter.counts,
                                         weights: filter.weights, stride: filter.maxTaps) : nil
         try #require(!planned || plan != nil || !avx2Available, "no plan on a CPU with AVX2")
-        // Zeros around the row, as StreamingResampler leaves: a pixel before (the AVX2 pass's
-        // first load), and after it enough for 4- and 8-lane loads to the most taps of a group.
+        // Zeros around the row, as StreamingResampler leaves: after it enough for 4-lane loads to
+        // the most taps of a pixel, and what the plan reads.
         let input = (0..<(inputWidth * channels)).map { Float(($0 * 53) % 256) }
-        let padded = [Float](repeating: 0, count: channels) + input + [Float](repeating: 0, count: filter.maxTaps * channels + 8)
+        let before = -(plan?.reads.lowerBound ?? 0)
+        let after = max(filter.maxTaps * channels + 4, (plan?.reads.upperBound ?? 0) - input.count)
+        let padded = [Float](repeating: 0, count: before) + input + [Float](repeating: 0, count: after)
         var out = [Float](repeating: .nan, count: outputWidth * channels)
         padded.withUnsafeBufferPointer { p in
             out.withUnsafeMutableBufferPointer { o in
-                resampleRow(p.baseAddress! + channels, into: o.baseAddress!, outputWidth: outputWidth, channels: channels, starts: filter.starts,
+                resampleRow(p.baseAddress! + before, into: o.baseAddress!, outputWidth: outputWidth, channels: channels, starts: filter.starts,
                             counts: filter.counts, weights: filter.weights, stride: filter.maxTaps, plan: plan)
             }
         }
@@ -71,5 +74,13 @@ import RenditionsKernels
             for k in 0..<weights.count { sum += weights[k] * rows[k][i] }
             #expect(out[i] == UInt8(min(255, max(0, sum + 0.5))), "sample \(i)")
         }
+    }
+
+    /// Every byte value, over a length that takes 32-sample blocks (AVX2) and single samples.
+    @Test func widenMakesEveryByteItsFloat() {
+        let bytes = (0..<300).map { UInt8(($0 * 7) % 256) }
+        var out = [Float](repeating: .nan, count: bytes.count)
+        out.withUnsafeMutableBufferPointer { widen(bytes, into: $0.baseAddress!, count: bytes.count) }
+        #expect(out == bytes.map { Float($0) })
     }
 }

@@ -112,11 +112,13 @@ import Testing
         var row = 0
         let rows = rowsAvailable ?? from.height
         let rowLength = from.width * channels
-        resampler.run(nextRow: { destination in
-            guard row < rows else { return false }
-            for i in 0..<rowLength { destination[i] = source[row * rowLength + i] }
+        let input = UnsafeMutablePointer<UInt8>.allocate(capacity: rowLength)
+        defer { input.deallocate() }
+        resampler.run(nextRow: {
+            guard row < rows else { return nil }
+            for i in 0..<rowLength { input[i] = source[row * rowLength + i] }
             row += 1
-            return true
+            return UnsafePointer(input)
         }, emit: { made in
             output += UnsafeBufferPointer(start: made, count: to.width * channels)
         })

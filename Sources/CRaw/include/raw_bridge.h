@@ -24,8 +24,9 @@ typedef struct {
 araw_decoder *araw_decoder_new(void);
 void araw_decoder_free(araw_decoder *d);
 const char *araw_error(const araw_decoder *d);
-/* Opens `path` (e.g. /proc/self/fd/N) and unpacks the preview, if any. */
-int araw_open(araw_decoder *d, const char *path, araw_header *out);
+/* Opens `path` (e.g. /proc/self/fd/N) and unpacks the preview, if any. A file of at most
+ * `in_memory_limit` bytes is read whole and parsed from memory, a larger one as it is parsed. */
+int araw_open(araw_decoder *d, const char *path, long in_memory_limit, araw_header *out);
 /* The preview's bytes (a JPEG stream, or width*height*3 RGB), owned by the decoder. */
 int araw_preview(araw_decoder *d, const uint8_t **data, size_t *length);
 /* The RAW's own ICC profile (TIFF tag 34675: the colours of its rendered previews), owned by
