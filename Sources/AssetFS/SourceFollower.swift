@@ -1,6 +1,7 @@
 import MountModel
 import PhotoSource
 import Posix
+import Synchronization
 
 /// Keeps a served tree in step with SOURCE: a first mount's scan (or a remount's check of the
 /// stored tree, in the background), then the watcher's events, and the photos' properties read
@@ -9,6 +10,8 @@ import Posix
 public final class SourceFollower: Sendable {
     private let fileSystem: AssetFileSystem
     private let watcher: SourceWatcher
+    /// Whether `prepare` scanned SOURCE whole (then `start` need not check it again).
+    private let scanned = Atomic(false)
 
     /// `recheckSeconds`: how often SOURCE is read again where inotify cannot watch it (and every
     /// 2 s while SOURCE is away).
@@ -23,13 +26,20 @@ public final class SourceFollower: Sendable {
         fileSystem.whenFolderLooksChanged { [weak watcher] in watcher?.poke($0) }
     }
 
-    /// Follows SOURCE from now on. A catalog never scanned whole is scanned first, before this
-    /// returns (a first mount serves no partial listing; `progress` counts its folders); a
-    /// complete one is served at once and checked against SOURCE in the background.
-    public func start(progress: (Int) -> Void = { _ in }) {
-        let firstScan = !fileSystem.catalog.isComplete
-        if firstScan { fileSystem.synchronize(.everything, watch: { [watcher] in watcher.add($0) }, progress: progress) }
-        watcher.start(checkFirst: !firstScan)
+    /// Before the mount serves: a catalog never scanned whole is scanned now (a first mount
+    /// serves no partial listing; `progress` counts its folders). A complete one is served as
+    /// stored, and checked once `start` runs.
+    public func prepare(progress: (Int) -> Void = { _ in }) {
+        guard !fileSystem.catalog.isComplete else { return }
+        fileSystem.synchronize(.everything, watch: { [watcher] in watcher.add($0) }, progress: progress)
+        scanned.store(true, ordering: .relaxed)
+    }
+
+    /// Once the mount serves, and logs where it will log from now on (what the check finds is
+    /// logged there): follows SOURCE's changes, checks a stored tree against SOURCE in the
+    /// background, and reads the photos' properties.
+    public func start() {
+        watcher.start(checkFirst: !scanned.load(ordering: .relaxed))
         fileSystem.readPropertiesInBackground()
     }
 

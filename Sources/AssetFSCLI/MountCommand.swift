@@ -69,7 +69,7 @@ struct MountCommand {
             // A first mount serves once its first scan is done (requests wait in the kernel
             // meanwhile, and the command returns only then, so no listing is ever partial).
             let progress = ScanProgress(enabled: foreground && isatty(2) != 0)
-            follower.start(progress: progress.update)
+            follower.prepare(progress: progress.update)
             progress.finish()
         }, started: { [backgroundLog] in
             // Until it serves, what goes wrong (libfuse refusing the mount) reaches the terminal.
@@ -77,6 +77,7 @@ struct MountCommand {
             catalogLock?.recordHolder(mountpoint: realMountpoint)
             Log.info("mounted \(realSource) on \(mountpoint)")
             fileSystem.logSummary("serving")
+            follower.start()
         }, stopping: {
             follower.stop()
             fileSystem.shutdown()

@@ -118,7 +118,12 @@ public final class SourceWatcher: Sendable {
     /// Starts the thread: with `checkFirst`, everything is brought up to date first; then events
     /// are followed.
     public func start(checkFirst: Bool) {
-        state.withLock { $0.started = true }
+        // A watcher stopped already (a mount unmounted as it began serving) stays stopped.
+        guard state.withLock({ state in
+            guard !state.stopping else { return false }
+            state.started = true
+            return true
+        }) else { return }
         let thread = Thread { [self] in
             run(checkFirst: checkFirst)
             finished.signal()
