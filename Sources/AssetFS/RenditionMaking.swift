@@ -1,3 +1,4 @@
+import PhotoSource
 import Posix
 import Renditions
 
@@ -10,9 +11,10 @@ public enum RenditionFailure: Error, Sendable, Equatable {
     case unavailable(RequestFailure, reason: String)
 }
 
-/// What makes a rendition from an open photo: the `Renderer`, or a stand-in in tests.
+/// What makes a rendition from an open photo of a known format (the one the catalog stored):
+/// the `Renderer`, or a stand-in in tests.
 public protocol RenditionMaking: Sendable {
-    func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition
+    func render(_ file: FileDescriptor, format: SourceFormat, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition
 }
 
 extension Renderer: RenditionMaking {}

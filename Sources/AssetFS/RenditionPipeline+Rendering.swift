@@ -19,7 +19,7 @@ extension RenditionPipeline {
             return unavailable(request, error)
         }
         let rendition: Rendition
-        do { rendition = try renderer.render(file.descriptor, spec: request.spec, name: name) } catch {
+        do { rendition = try renderer.render(file.descriptor, format: request.photo.format, spec: request.spec, name: name) } catch {
             guard error.isContentFailure else {
                 return unavailable(request, .unavailable(.io), reason: error.description)
             }

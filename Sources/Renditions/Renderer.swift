@@ -48,8 +48,8 @@ public struct Renderer: Sendable {
     }
 
     /// Renders the photo open at `file` (read with pread only: its offset is left alone), in any
-    /// format `SourceFormat` recognises. `name` names it in errors; its extension only tells a
-    /// TIFF-based RAW from a TIFF.
+    /// format `SourceFormat` recognises, sniffed from its first bytes. `name` names it in errors;
+    /// its extension only tells a TIFF-based RAW from a TIFF.
     public func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
         let head: [UInt8]
         do { head = try file.read(upTo: SourceFormat.headLength, at: 0) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
@@ -58,6 +58,12 @@ public struct Renderer: Sendable {
         guard let format = SourceFormat.sniff(head, fileName: fileName) else {
             throw RenditionError(.unrecognised, path: name, reason: "not a JPEG, HEIF, AVIF, PNG, WebP, GIF, TIFF, camera RAW or video file")
         }
+        return try render(file, format: format, spec: spec, name: name)
+    }
+
+    /// Renders the photo open at `file` as a file of `format`: what the scanner sniffed and the
+    /// catalog stored for this very version of it (a mount's renders), so it is not sniffed again.
+    public func render(_ file: FileDescriptor, format: SourceFormat, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
         switch format {
         case .jpeg: return try renderJPEG(file, spec: spec, name: name, orientation: nil)
         case .png: return try renderPNG(file, spec: spec, name: name)

@@ -120,11 +120,11 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
 
     func release() { gate.signal() }
 
-    func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+    func render(_ file: FileDescriptor, format: SourceFormat, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
         count.withLock { $0 += 1 }
         gate.wait()
         gate.signal()  // once released, stay open
-        return try Renderer().render(file, spec: spec, name: name)
+        return try Renderer().render(file, format: format, spec: spec, name: name)
     }
 }
 

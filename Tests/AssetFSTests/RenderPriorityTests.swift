@@ -18,11 +18,11 @@ import Testing
 
         func release() { gate.signal() }
 
-        func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        func render(_ file: FileDescriptor, format: SourceFormat, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
             names.withLock { $0.append(String(decoding: FilePath(name).lastComponent, as: UTF8.self)) }
             gate.wait()
             gate.signal()
-            return try Renderer().render(file, spec: spec, name: name)
+            return try Renderer().render(file, format: format, spec: spec, name: name)
         }
     }
 
