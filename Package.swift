@@ -40,13 +40,16 @@ let package = Package(
         .target(name: "CVideo", dependencies: ["CLoadOnFirstUse"]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
+        // The container walkers (TIFF structures, ISO boxes, PNG chunks, CR3 metadata boxes): read
+        // where they lie, no C library; the scanner, the renderer and the properties share them.
+        .target(name: "Containers", dependencies: ["Posix"]),
         // The resampler's AVX2 code, chosen at run time (the file builds for any CPU).
         .target(name: "CResampleKernels"),
         .target(name: "RenditionsKernels", dependencies: ["CResampleKernels"], swiftSettings: unchecked),
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
-                                                  "CVideo", "Posix", "PhotoSource", "RenditionsKernels"]),
-        .target(name: "PhotoSource", dependencies: ["Posix"]),
-        .target(name: "PhotoProperties", dependencies: ["CExif", "PhotoSource", "Renditions", "Posix"]),
+                                                  "CVideo", "Containers", "Posix", "PhotoSource", "RenditionsKernels"]),
+        .target(name: "PhotoSource", dependencies: ["Containers", "Posix"]),
+        .target(name: "PhotoProperties", dependencies: ["CExif", "Containers", "PhotoSource", "Renditions", "Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource", "SQLiteDatabase", "Posix"]),
         // The mount's shape, defined once: the layout and its names, the sizes, inode numbers, the
         // tree over the catalog's rows, and what the kernel must forget when rows change.
@@ -64,13 +67,14 @@ let package = Package(
         // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
         .target(name: "TestFixtures", path: "Tests/TestFixtures"),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
-        .testTarget(name: "RenditionsTests", dependencies: ["Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
+        .testTarget(name: "ContainersTests", dependencies: ["Containers", "Posix"]),
+        .testTarget(name: "RenditionsTests", dependencies: ["Containers", "Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
-        .testTarget(name: "PhotoPropertiesTests", dependencies: ["PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
+        .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "PhotoSource", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
-        .testTarget(name: "AssetFSTests", dependencies: ["AssetFS", "MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),
+        .testTarget(name: "AssetFSTests", dependencies: ["Containers", "AssetFS", "MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(name: "FUSEAdapterTests", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "CFUSE"]),
         .testTarget(name: "DesktopThumbnailsTests", dependencies: ["DesktopThumbnails", "Posix"]),
         .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "MountModel", "AssetFS", "assetfs", "Posix", "TestFixtures"]),

@@ -5,6 +5,7 @@
 // A RenditionError is the expected answer to hostile input; anything else — a trap, an ASan
 // report, a leak, a hang, a budget reservation not given back — is a bug, and libFuzzer stops
 // with the input saved.
+import Containers
 import Glibc
 import PhotoSource
 import PhotoProperties

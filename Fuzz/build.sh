@@ -62,6 +62,7 @@ module() {  # NAME SANITIZER-FLAGS...
         -c "$SRC/$name"/*.swift -o "$OUT/$name.o"
 }
 module Posix "${FUZZ[@]}"
+module Containers "${FUZZ[@]}"
 module PhotoSource "${FUZZ[@]}"
 module RenditionsKernels "${EDGES_ONLY[@]}"
 module Renditions "${EDGES_ONLY[@]}"
@@ -69,6 +70,6 @@ module PhotoProperties "${FUZZ[@]}"
 
 echo "fuzz: linking render-fuzzer" >&2
 swiftc "${SWIFTFLAGS[@]}" "${FUZZ[@]}" -module-name RenderFuzzer "$ROOT/Fuzz/RenderFuzzer.swift" \
-    "$OUT/Posix.o" "$OUT/PhotoSource.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "$OUT/PhotoProperties.o" "${OBJECTS[@]}" "${LIBS[@]}" \
+    "$OUT/Posix.o" "$OUT/Containers.o" "$OUT/PhotoSource.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "$OUT/PhotoProperties.o" "${OBJECTS[@]}" "${LIBS[@]}" \
     -use-ld=lld -o "$OUT/render-fuzzer"
 echo "$OUT/render-fuzzer"

@@ -1,4 +1,5 @@
 internal import CExif
+import Containers
 import PhotoSource
 import Posix
 import Renditions

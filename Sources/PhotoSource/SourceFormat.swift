@@ -1,3 +1,5 @@
+import Containers
+
 /// The formats assetfs shows, one table for the scanner, the renderer, the properties and the
 /// catalog (which stores the raw value), recognised from a file's first bytes, never from its
 /// name. Photos: every RAW container LibRaw reads by its own signature, and the TIFF-based ones

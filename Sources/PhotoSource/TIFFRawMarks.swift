@@ -1,3 +1,5 @@
+import Containers
+
 /// What tells a camera RAW from a plain TIFF when both begin with TIFF's own header (NEF, ARW,
 /// PEF, DNG, ERF, 3FR, MEF, DCR, SRW, ...), read from the IFDs that lie in a file's first bytes:
 /// the DNG version tag; an image of sensor data (photometric CFA or LinearRaw) or one compressed

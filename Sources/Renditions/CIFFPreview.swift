@@ -1,3 +1,4 @@
+import Containers
 import PhotoSource
 import Posix
 

@@ -1,3 +1,4 @@
+import Containers
 import Posix
 
 /// The embedded JPEG previews of a TIFF-based RAW (DNG, NEF, ARW, ...) found by walking its IFDs

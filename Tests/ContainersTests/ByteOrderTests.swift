@@ -1,5 +1,5 @@
+import Containers
 import Testing
-import PhotoSource
 
 struct ByteOrderTests {
     @Test func integersReadInEitherOrder() {

@@ -1,4 +1,3 @@
-import PhotoSource
 import Posix
 
 /// A TIFF structure read entry by entry where it lies: a TIFF or TIFF-based RAW file (its IFDs may
