@@ -1,7 +1,7 @@
 import Dispatch
 import Glibc
+import Posix
 import SQLiteDatabase
-import Synchronization
 
 /// The catalog's readers: a few connections, as GRDB's DatabasePool has beside its one writer, so
 /// the FUSE threads (and the background's) read side by side instead of queueing on one
@@ -12,7 +12,9 @@ import Synchronization
 final class ReaderPool: Sendable {
     private let connections: [ReadConnection]
     private let available: DispatchSemaphore
-    private let state: Mutex<State>
+    /// A pthread mutex (`Locked`), which ThreadSanitizer sees; it took `Synchronization.Mutex`'s
+    /// futex for no lock at all and reported the pool's bookkeeping as a race.
+    private let state: Locked<State>
 
     private struct State {
         var free: [Int]
@@ -23,7 +25,7 @@ final class ReaderPool: Sendable {
     init(_ databases: [Database]) {
         connections = databases.map(ReadConnection.init)
         available = DispatchSemaphore(value: databases.count)
-        state = Mutex(State(free: Array(databases.indices.reversed())))
+        state = Locked(State(free: Array(databases.indices.reversed())))
     }
 
     /// How many connections a catalog reads through: the FUSE threads a mount serves with, so a
