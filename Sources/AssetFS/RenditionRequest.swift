@@ -41,10 +41,6 @@ struct KeyFields: Equatable {
 
     private static let identityFieldCount = 4
 
-    init(identity: String, spec: RenditionSpec, fingerprint: String) {
-        (self.identity, self.spec, self.fingerprint) = (identity, spec, fingerprint)
-    }
-
     func key(for path: FilePath) -> CacheKey {
         CacheKey(path.bytes + [0] + Array("\(identity):\(spec.longestSide):\(spec.quality):\(fingerprint)".utf8))
     }

@@ -40,16 +40,12 @@ public enum MountLayout {
         properties.pairedMovie != nil ? liveMotion : properties.motion != nil ? embeddedMotion : nil
     }
 
-    private static let jpegExtension = Array(".jpg".utf8)
+    /// What a size view's file name adds to its asset's name.
+    static let viewFileSuffix = Array(".jpg".utf8)
 
     /// A size view's file for asset `name`: `<asset>.jpg`, fitted like any name (the end, `.jpg`,
     /// is what stays), so an asset name of 252 to 255 bytes still gives a name that fits.
-    public static func viewFileName(_ assetName: [UInt8]) -> [UInt8] { Naming.fitted(assetName + jpegExtension) }
-
-    /// The asset a size view's file name stands for, if it is one.
-    static func photo(inAlbum album: Int64, viewFileNamed name: [UInt8], _ catalog: CatalogStore) -> CatalogStore.PhotoRow? {
-        catalog.photo(inFolder: album, fittedName: name, suffix: jpegExtension)
-    }
+    public static func viewFileName(_ assetName: [UInt8]) -> [UInt8] { Naming.fitted(assetName + viewFileSuffix) }
 
     // MARK: The timeline's folders
 

@@ -92,7 +92,7 @@ public struct MountTree: Sendable {
             if name == MountLayout.poster { return (catalog.folder(id)?.photoCount ?? 0) > 0 ? .poster(album: id) : nil }
             return catalog.photo(inFolder: id, named: name).map { .asset($0.id) }
         case .viewAlbum(let size, let id):
-            return MountLayout.photo(inAlbum: id, viewFileNamed: name, catalog).map {
+            return catalog.photo(inFolder: id, fittedName: name, suffix: MountLayout.viewFileSuffix).map {
                 .viewFile(size: size, photo: $0.id, version: Node.shownVersion($0.version))
             }
         case .dates:

@@ -60,11 +60,18 @@ public struct RenditionSizes: Sendable, Equatable, Sequence {
     /// Adds the sizes of `list`, as `-o sizes=` gives them: `NAME:PX`, several joined by `+`
     /// (`medium:1024+large:2560`).
     public mutating func add(parsing list: String) throws(SizeError) {
+        for entry in try Self.entries(list) { try add(entry.name, longestSide: entry.side) }
+    }
+
+    /// The `NAME:PX` entries of a `+`-joined list.
+    private static func entries(_ list: String) throws(SizeError) -> [(name: String, side: Int)] {
+        var result: [(name: String, side: Int)] = []
         for item in list.split(separator: "+", omittingEmptySubsequences: false) {
             let parts = item.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let side = Int(parts[1]) else { throw .badEntry(String(item)) }
-            try add(String(parts[0]), longestSide: side)
+            result.append((String(parts[0]), side))
         }
+        return result
     }
 
     /// The sizes as the root's `user.assetfs.sizes` tells them (every size, `+`-joined
@@ -73,11 +80,10 @@ public struct RenditionSizes: Sendable, Equatable, Sequence {
 
     /// The sizes a mount's `description` tells.
     public init(description: String) throws(SizeError) {
-        let entries = description.split(separator: "+").map { $0.split(separator: ":") }
-        guard entries.count >= 2, entries.allSatisfy({ $0.count == 2 }), entries[0][0] == "thumbnail", entries[1][0] == "fullscreen",
-              let thumbnail = Int(entries[0][1]), let fullscreen = Int(entries[1][1]) else { throw .badEntry(description) }
-        self.init(thumbnail: thumbnail, fullscreen: fullscreen)
-        if entries.count > 2 { try add(parsing: description.split(separator: "+").dropFirst(2).joined(separator: "+")) }
+        let entries = try Self.entries(description)
+        guard entries.count >= 2, entries[0].name == "thumbnail", entries[1].name == "fullscreen" else { throw .badEntry(description) }
+        self.init(thumbnail: entries[0].side, fullscreen: entries[1].side)
+        for entry in entries.dropFirst(2) { try add(entry.name, longestSide: entry.side) }
     }
 
     /// Names are lower-case letters, digits, `-` and `_`: a file name and a folder name anywhere.
