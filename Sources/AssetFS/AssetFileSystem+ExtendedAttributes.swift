@@ -79,7 +79,7 @@ extension AssetFileSystem {
             ("videos", videos), ("posters", statistics.posters.load(ordering: .relaxed)),
             ("dates_exif", dated(.exifOriginal, .exifDigitized)), ("dates_xmp", dated(.xmp)), ("dates_sidecar", dated(.sidecar)),
             ("dates_video", dated(.quickTime, .movieHeader)), ("dates_mtime", dated(.modificationTime)),
-        ] + SkipReason.allCases.map { ("skipped_" + $0.rawValue.replacingOccurrences(of: "-", with: "_"), skipped[$0] ?? 0) }
+        ] + SkipReason.allCases.map { ($0.statisticsKey, skipped[$0] ?? 0) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + ",\"catalog_error\":\(JSON.string(backlog.lastError))}"
     }
 }

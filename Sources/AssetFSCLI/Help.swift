@@ -2,7 +2,7 @@ import MountModel
 
 /// `assetfs --help`, and `assetfs COMMAND --help`.
 enum Help {
-    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped"]
+    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "formats"]
 
     /// What `assetfs COMMAND --help` prints: the command's own usage text, else its line of
     /// the synopsis above.
@@ -11,6 +11,7 @@ enum Help {
         case "render": return RenderCommand.usage
         case "thumbnails": return ThumbnailsCommand.usage
         case "skipped": return SkippedCommand.usage
+        case "formats": return FormatsCommand.usage
         default:
             let line = text.split(separator: "\n").first { $0.contains("assetfs \(command) ") } ?? ""
             return "usage: \(line.drop { $0 == " " })\nsee 'assetfs --help' for the options"
@@ -25,6 +26,7 @@ enum Help {
                assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
                assetfs skipped [-0] [-o OPTIONS] SOURCE
+               assetfs formats
 
         Mounts the photo and video folder SOURCE read-only on MOUNTPOINT as
           MOUNTPOINT/groups/<album>/thumbnail.jpg           album poster

@@ -21,27 +21,6 @@ public struct FolderListing: Sendable {
     }
 }
 
-/// Why a file of SOURCE is not shown.
-public enum SkipReason: String, Error, Sendable, CaseIterable {
-    /// A dot-file.
-    case hidden
-    /// An MP4 or QuickTime file of sound only (a voice memo, an audiobook): no picture to show.
-    case audioOnly = "audio-only"
-    /// Content of no photo or video format assetfs reads.
-    case notAPhoto = "not-a-photo"
-    /// It could not be opened or read.
-    case unreadable
-    /// Not a regular file (a FIFO, a socket, a device), or a link leading out of SOURCE.
-    case special
-    /// A link to a folder shown anyway: one inside SOURCE (shown once, under its own path) or one
-    /// the link sits in (a loop); or a bind mount of a folder inside SOURCE.
-    case linkedFolder = "linked-folder"
-    /// An XMP or JSON file keeping a photo's date and place (`SidecarNames`).
-    case sidecar
-    /// A folder NAS and operating systems keep for themselves (`@eaDir`, `#recycle`, `$RECYCLE.BIN`, ...).
-    case housekeeping
-}
-
 /// Reads one folder of SOURCE, and only that folder: the unit of every scan, so a change costs
 /// what it touches. Reads only: files are opened to sniff their first bytes (and an MP4's track
 /// list), never written.

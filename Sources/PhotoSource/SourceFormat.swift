@@ -13,12 +13,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     case mpegTransportStream = "m2ts", mpegProgramStream = "mpg"
 
     /// Whether its renditions are poster frames and its properties a container's.
-    public var isVideo: Bool {
-        switch self {
-        case .jpeg, .heif, .avif, .png, .webp, .gif, .tiff, .raw: false
-        case .quickTime, .mp4, .m4v, .threeGPP, .matroska, .webM, .avi, .mpegTransportStream, .mpegProgramStream: true
-        }
-    }
+    public var isVideo: Bool { facts.isVideo }
 
     /// The formats of Motion Photos (a still with an MP4 inside: Google's, Samsung's).
     public var mayHoldMotion: Bool { self == .jpeg || self == .heif }
@@ -57,7 +52,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         if classicTIFF || bigTIFF {
             if classicTIFF && at(8, ascii("CR")) { return .raw }                  // CR2
             if classicTIFF && TIFFRawMarks.found(in: head) { return .raw }
-            return rawExtensions.contains(lowercasedExtension(fileName)) ? .raw : .tiff
+            return SourceFormat.raw.facts.extensions.contains(lowercasedExtension(fileName)) ? .raw : .tiff
         }
         return videoContainer(head, at: at)
     }
@@ -107,42 +102,6 @@ public enum SourceFormat: String, Sendable, CaseIterable {
         (0, Array("qktk\0".utf8)), (0, Array("qktn\0".utf8)),   // Apple QuickTake 100, 150
         (0, Array("PXN\0".utf8)),                               // Logitech Fotoman Pixtura
     ]
-
-    /// The MIME type of the format (`image/x-dcraw` for every camera RAW, as freedesktop.org names them).
-    public var mimeType: String {
-        switch self {
-        case .jpeg: "image/jpeg"
-        case .heif: "image/heic"
-        case .avif: "image/avif"
-        case .png: "image/png"
-        case .webp: "image/webp"
-        case .gif: "image/gif"
-        case .tiff: "image/tiff"
-        case .raw: "image/x-dcraw"
-        case .quickTime: "video/quicktime"
-        case .mp4: "video/mp4"
-        case .m4v: "video/x-m4v"
-        case .threeGPP: "video/3gpp"
-        case .matroska: "video/x-matroska"
-        case .webM: "video/webm"
-        case .avi: "video/x-msvideo"
-        case .mpegTransportStream: "video/mp2t"
-        case .mpegProgramStream: "video/mpeg"
-        }
-    }
-
-    /// The extension a file of this format usually has (an original keeps its own).
-    public var usualExtension: String {
-        switch self {
-        case .jpeg: "jpg"
-        case .heif: "heic"
-        default: rawValue
-        }
-    }
-
-    /// Extensions of TIFF-based RAW dialects whose signature is TIFF's own.
-    static let rawExtensions: Set<String> = ["cr2", "nef", "nrw", "arw", "srf", "sr2", "dng", "orf", "rw2", "raf",
-                                             "pef", "srw", "3fr", "erf", "kdc", "dcr", "mos", "iiq", "rwl", "mef", "crw"]
 
     private static let heifBrands: Set<String> = ["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]
     private static let avifBrands: Set<String> = ["avif", "avis"]

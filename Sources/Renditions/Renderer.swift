@@ -56,7 +56,7 @@ public struct Renderer: Sendable {
         guard !head.isEmpty else { throw RenditionError(.unrecognised, path: name, reason: "empty file") }
         let fileName = Array(name.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
         guard let format = SourceFormat.sniff(head, fileName: fileName) else {
-            throw RenditionError(.unrecognised, path: name, reason: "not a JPEG, HEIF, AVIF, PNG, WebP, GIF, TIFF, camera RAW or video file")
+            throw RenditionError(.unrecognised, path: name, reason: "not a " + SourceFormat.readableSummary + " file")
         }
         return try render(file, format: format, spec: spec, name: name)
     }

@@ -1,6 +1,7 @@
 @testable import AssetFSCLI
 import Foundation
 import MountModel
+import PhotoSource
 import Glibc
 import Testing
 
@@ -71,7 +72,8 @@ import Testing
     @Test func helpAndReadmeShowTheOptionSchema() throws {
         let readme = try String(contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/README.md", encoding: .utf8)
         let options = MountOptionSchema.helpLines(indent: 5).joined(separator: "\n")
-        #expect(readme.contains(options), "README's option list is not --help's:\n\(options)")
+        #expect(Help.text.contains(options))
+        #expect(readme.contains(Help.text), "README's copy of --help is not --help:\n\(Help.text)")
         #expect(Configuration.keys == Set(MountOptionSchema.all.map(\.name) + ["rw", "dev", "suid"]))
         for flag in ["--help", "-h"] {
             let result = AssetFS.run([flag], timeout: 60)
@@ -81,6 +83,22 @@ import Testing
             #expect(text.contains("SOURCE") && text.contains("MOUNTPOINT"))
             for signal in ["SIGHUP", "SIGINT", "SIGTERM"] { #expect(text.contains(signal), "\(flag) does not say what \(signal) does") }
         }
+    }
+
+    /// The format table and the skip reasons, as `assetfs formats` prints them, are README's.
+    @Test func formatsAndReadmeShowTheFormatTable() throws {
+        let readme = try String(contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/README.md", encoding: .utf8)
+        let result = AssetFS.run(["formats"], timeout: 60)
+        #expect(result.status == 0 && result.out == FormatsCommand.text + "\n", "\(result.status) \(result.err)")
+        #expect(readme.contains(FormatsCommand.text), "README's format list is not 'assetfs formats':\n\(FormatsCommand.text)")
+        for format in SourceFormat.allCases {
+            #expect(result.out.contains(format.facts.mimeType) && result.out.contains(" .\(format.usualExtension)"), "\(format)")
+        }
+        for reason in SkipReason.allCases { #expect(result.out.contains("  \(reason.rawValue) "), "\(reason)") }
+        // Every skipped_ count README names is one `assetfs stats` prints.
+        let keys = Set(SkipReason.allCases.map(\.statisticsKey))
+        let named = readme.matches(of: /skipped_[a-z_]+/).map { String($0.output) }
+        #expect(named.allSatisfy { keys.contains($0) }, "README names a skipped_ count stats does not print: \(Set(named).subtracting(keys))")
     }
 
     @Test func version() {
@@ -96,7 +114,7 @@ extension Mounted {
     /// What the subcommands beside a mount print.
     @Suite struct SubcommandTests {
         @Test func everySubcommandAnswersHelp() {
-            for command in ["render", "warm", "stats", "thumbnails", "cache", "skipped"] {
+            for command in ["render", "warm", "stats", "thumbnails", "cache", "skipped", "formats"] {
                 let result = AssetFS.run([command, "--help"], timeout: 60)
                 #expect(result.status == 0 && result.out.contains("usage: assetfs \(command)"), "\(command) --help: \(result.status) \(result.out) \(result.err)")
             }
