@@ -73,6 +73,7 @@ let package = Package(
         .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "PhotoSource", "Posix"]),
+        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "AssetFSTests", dependencies: ["Containers", "AssetFS", "MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(name: "FUSEAdapterTests", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "CFUSE"]),
