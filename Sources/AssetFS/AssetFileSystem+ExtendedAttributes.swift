@@ -62,7 +62,7 @@ extension AssetFileSystem {
         let counts = catalog.counts
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
         let dates = catalog.dateCounts()
-        func dated(_ sources: TakenDate.Source...) -> Int { sources.reduce(0) { $0 + (dates[$1.rawValue] ?? 0) } }
+        func dated(_ sources: DateSource...) -> Int { sources.reduce(0) { $0 + (dates[$1] ?? 0) } }
         let videos = catalog.formatCounts.reduce(0) { $0 + (SourceFormat(rawValue: $1.key)?.isVideo == true ? $1.value : 0) }
         let skipped = catalog.skippedByReason
         let fields: [(String, Int)] = [

@@ -120,7 +120,7 @@ extension AssetFileSystem {
     }
 
     static func stored(_ properties: PhotoProperties) -> CatalogStore.Properties {
-        CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source.rawValue, day: properties.date.dayNumber,
+        CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source, day: properties.date.dayNumber,
                                 width: properties.width, height: properties.height, mediaType: properties.mediaType,
                                 camera: properties.camera, location: properties.location?.text,
                                 duration: properties.duration, codec: properties.codec,
@@ -154,7 +154,7 @@ public enum PropertyAttribute: CaseIterable, Sendable {
     func value(_ properties: CatalogStore.Properties) -> [UInt8]? {
         switch self {
         case .date: return Array(properties.date.utf8)
-        case .dateSource: return TakenDate.Source(rawValue: properties.dateSource).map { Array($0.name.utf8) }
+        case .dateSource: return Array(properties.dateSource.name.utf8)
         case .width: return properties.width.map { Array(String($0).utf8) }
         case .height: return properties.height.map { Array(String($0).utf8) }
         case .type: return properties.mediaType.map { Array($0.utf8) }

@@ -183,10 +183,9 @@ public final class AssetFileSystem: Sendable {
             let photo = row.photo
             // A size with a view has three names: in its asset folder, in the view and under dates/
             // (counted from the start: a photo is there as soon as its date is read); an original two.
-            let attributes = Attributes(inode: inode, isDirectory: false, permissions: photo.ownership.permissions & 0o444,
-                                        size: Int64(window.count),
-                                        userID: photo.ownership.userID, groupID: photo.ownership.groupID,
-                                        modificationNanoseconds: photo.ownership.modificationNanoseconds,
+            let attributes = Attributes(inode: inode, isDirectory: false, permissions: photo.permissions & 0o444,
+                                        size: Int64(window.count), userID: photo.userID, groupID: photo.groupID,
+                                        modificationNanoseconds: photo.identity.modificationNanoseconds,
                                         linkCount: node.isRendition ? 3 : 2)
             guard case .rendition(let slot) = kind, let size = options.sizes[slot] else { return (attributes, nil) }
             return (attributes, .one(RenditionRequest(root: root, photo: photo, spec: options.spec(size)), priority: size.isThumbnail ? .thumbnail : .interactive))

@@ -187,10 +187,9 @@ extension CatalogStore {
                 changes += [.photoFiles(row.id, originalNames: [row.photo.originalFileName, now.originalFileName]),
                             .assetName(album: album, name: row.assetName), .photo(row.id, version: row.version)]
                 changed = true
-            } else if now.ownership != row.photo.ownership {
+            } else if (now.userID, now.groupID, now.permissions) != (row.photo.userID, row.photo.groupID, row.photo.permissions) {
                 try db.query("UPDATE photos SET uid = ?, gid = ?, permissions = ? WHERE id = ?",
-                             [.integer(Int64(now.ownership.userID)), .integer(Int64(now.ownership.groupID)),
-                              .integer(Int64(now.ownership.permissions)), .integer(row.id)])
+                             [.integer(Int64(now.userID)), .integer(Int64(now.groupID)), .integer(Int64(now.permissions)), .integer(row.id)])
                 changes.append(.photo(row.id, version: row.version))
             }
         }
@@ -261,7 +260,7 @@ extension CatalogStore {
 
     private static func identityValues(_ photo: Photo) -> [Database.Value] {
         [.integer(Int64(bitPattern: photo.identity.inode)), .integer(photo.identity.size), .integer(photo.identity.modificationNanoseconds),
-         .integer(photo.identity.changeNanoseconds), .integer(Int64(photo.ownership.userID)), .integer(Int64(photo.ownership.groupID)),
-         .integer(Int64(photo.ownership.permissions))]
+         .integer(photo.identity.changeNanoseconds), .integer(Int64(photo.userID)), .integer(Int64(photo.groupID)),
+         .integer(Int64(photo.permissions))]
     }
 }

@@ -47,8 +47,7 @@ extension CatalogStore {
     public struct Properties: Sendable, Equatable {
         /// ISO 8601, with the UTC offset when known.
         public var date: String
-        /// 1 EXIF DateTimeOriginal, 2 EXIF DateTimeDigitized, 3 the file's mtime.
-        public var dateSource: Int
+        public var dateSource: DateSource
         /// The local day taken, YYYYMMDD.
         public var day: Int
         public var width: Int?
@@ -69,7 +68,7 @@ extension CatalogStore {
         /// Its name in its day's folder (given by `record`).
         public var datedName: [UInt8] = []
 
-        public init(date: String, dateSource: Int, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
+        public init(date: String, dateSource: DateSource, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                     camera: [UInt8]? = nil, location: String? = nil, duration: Double? = nil, codec: String? = nil,
                     motion: Range<Int64>? = nil, liveIdentifier: String? = nil) {
             (self.date, self.dateSource, self.day, self.width, self.height) = (date, dateSource, day, width, height)
@@ -83,7 +82,8 @@ extension CatalogStore {
 
     private static func properties(_ row: Database.Row) -> Properties {
         func optionalInt(_ column: Int32) -> Int? { row.isNull(column) ? nil : Int(row.integer(column)) }
-        var result = Properties(date: row.text(0), dateSource: Int(row.integer(1)), day: Int(row.integer(2)),
+        // Every stored code is a case: a catalog of another schema version is converted or made anew.
+        var result = Properties(date: row.text(0), dateSource: DateSource(rawValue: Int(row.integer(1))) ?? .modificationTime, day: Int(row.integer(2)),
                                 width: optionalInt(3), height: optionalInt(4), mediaType: row.isNull(5) ? nil : row.text(5),
                                 camera: row.isNull(6) ? nil : row.blob(6), location: row.isNull(7) ? nil : row.text(7),
                                 duration: row.isNull(8) ? nil : row.double(8), codec: row.isNull(9) ? nil : row.text(9),
@@ -131,11 +131,13 @@ extension CatalogStore {
         }
     }
 
-    /// How many photos have a date of each source (the stored `dateSource` codes; AssetFS names them).
-    public func dateCounts() -> [Int: Int] {
+    /// How many photos have a date of each source.
+    public func dateCounts() -> [DateSource: Int] {
         read([:]) { db throws(DatabaseError) in
-            var result: [Int: Int] = [:]
-            try db.query("SELECT date_source, count(*) FROM properties GROUP BY date_source") { result[Int($0.integer(0))] = Int($0.integer(1)) }
+            var result: [DateSource: Int] = [:]
+            try db.query("SELECT date_source, count(*) FROM properties GROUP BY date_source") { row in
+                if let source = DateSource(rawValue: Int(row.integer(0))) { result[source] = Int(row.integer(1)) }
+            }
             return result
         }
     }
@@ -172,7 +174,7 @@ extension CatalogStore {
         func optional(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
         try db.query("""
             INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.integer(photo.id), .integer(photo.version), .text(properties.date), .integer(Int64(properties.dateSource)),
+            """, [.integer(photo.id), .integer(photo.version), .text(properties.date), .integer(Int64(properties.dateSource.rawValue)),
                   .integer(Int64(properties.day)), optional(properties.width), optional(properties.height),
                   properties.mediaType.map { .text($0) } ?? .null, properties.camera.map { .blob($0) } ?? .null,
                   properties.location.map { .text($0) } ?? .null, properties.duration.map { .real($0) } ?? .null,

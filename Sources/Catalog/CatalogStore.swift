@@ -110,10 +110,8 @@ public final class CatalogStore: Sendable {
                         photo: Photo(relativePath: FilePath(bytes: row.blob(4)).appending(fileName), fileName: fileName,
                                      identity: SourceIdentity(inode: UInt64(bitPattern: row.integer(6)), size: row.integer(7),
                                                               modificationNanoseconds: row.integer(8), changeNanoseconds: row.integer(9)),
-                                     ownership: Ownership(userID: UInt32(truncatingIfNeeded: row.integer(10)),
-                                                          groupID: UInt32(truncatingIfNeeded: row.integer(11)),
-                                                          permissions: UInt32(truncatingIfNeeded: row.integer(12)),
-                                                          modificationNanoseconds: row.integer(8)),
+                                     userID: UInt32(truncatingIfNeeded: row.integer(10)), groupID: UInt32(truncatingIfNeeded: row.integer(11)),
+                                     permissions: UInt32(truncatingIfNeeded: row.integer(12)),
                                      format: SourceFormat(rawValue: row.text(13)) ?? .jpeg))
     }
 

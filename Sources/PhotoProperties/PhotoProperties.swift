@@ -122,32 +122,12 @@ public struct Coordinates: Sendable, Equatable {
 
 /// When a photo was taken, as its camera's clock said (local time), with the UTC offset when known.
 public struct TakenDate: Sendable, Equatable {
-    public enum Source: Int, Sendable, CaseIterable {
-        case exifOriginal = 1, exifDigitized = 2, modificationTime = 3, xmp = 4, sidecar = 5
-        /// A video's: QuickTime's `com.apple.quicktime.creationdate` (local, with its zone), or
-        /// the movie header's creation time (UTC).
-        case quickTime = 6, movieHeader = 7
-
-        /// What `user.assetfs.date_source` says.
-        public var name: String {
-            switch self {
-            case .exifOriginal: return "exif-original"
-            case .exifDigitized: return "exif-digitized"
-            case .modificationTime: return "mtime"
-            case .xmp: return "xmp"
-            case .sidecar: return "sidecar"
-            case .quickTime: return "quicktime"
-            case .movieHeader: return "movie-header"
-            }
-        }
-    }
-
     public var year, month, day, hour, minute, second: Int
     /// Minutes east of UTC, when known.
     public var offsetMinutes: Int?
-    public var source: Source
+    public var source: DateSource
 
-    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offsetMinutes: Int?, source: Source) {
+    public init(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, offsetMinutes: Int?, source: DateSource) {
         (self.year, self.month, self.day, self.hour, self.minute, self.second) = (year, month, day, hour, minute, second)
         self.offsetMinutes = offsetMinutes
         self.source = source
@@ -183,7 +163,7 @@ public struct TakenDate: Sendable, Equatable {
 
     /// An EXIF date and time, "YYYY:MM:DD HH:MM:SS" (dashes and a T tolerated), or nil when it is
     /// blank, zero or not a real date.
-    public static func exif(_ text: [UInt8], offset: [UInt8]?, source: Source) -> TakenDate? {
+    public static func exif(_ text: [UInt8], offset: [UInt8]?, source: DateSource) -> TakenDate? {
         func number(_ from: Int, _ count: Int) -> Int? { decimal(text, from, count) }
         guard text.count >= 19, [4, 7].allSatisfy({ text[$0] == 0x3A || text[$0] == 0x2D }), text[10] == 0x20 || text[10] == 0x54,
               text[13] == 0x3A, text[16] == 0x3A,

@@ -61,7 +61,7 @@ public struct VideoProperties: Sendable, Equatable {
 
     /// An ISO 8601 date as FFmpeg gives QuickTime's (`2019-07-24T11:25:40+0300`) and the movie
     /// header's (`2019-07-24T08:25:57.000000Z`) dates: the zone's colon is optional.
-    static func date(_ text: String, source: TakenDate.Source) -> TakenDate? {
+    static func date(_ text: String, source: DateSource) -> TakenDate? {
         var bytes = Array(text.utf8)
         if bytes.count >= 5, let sign = bytes.dropLast(4).lastIndex(where: { $0 == 0x2B || $0 == 0x2D }), sign > 10,
            bytes.count - sign == 5, bytes[(sign + 1)...].allSatisfy({ (0x30...0x39).contains($0) }) {

@@ -94,9 +94,7 @@ public struct FolderReader: Sendable {
             }
             listing.photos.append(Photo(
                 relativePath: relative.appending(entry.name), fileName: entry.name, identity: identity,
-                ownership: Ownership(userID: childStatus.userID, groupID: childStatus.groupID,
-                                     permissions: childStatus.permissions & 0o444,
-                                     modificationNanoseconds: childStatus.modificationNanoseconds),
+                userID: childStatus.userID, groupID: childStatus.groupID, permissions: childStatus.permissions & 0o444,
                 format: format))
         }
         return listing

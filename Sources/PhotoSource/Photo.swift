@@ -47,16 +47,22 @@ public struct Photo: Hashable, Sendable {
     public var relativePath: FilePath
     public var fileName: [UInt8]
     public var identity: SourceIdentity
-    public var ownership: Ownership
+    public var userID: UInt32
+    public var groupID: UInt32
+    /// Its permission bits, read bits only (the mount is read-only).
+    public var permissions: UInt32
     /// What its content says it is.
     public var format: SourceFormat
 
-    public init(relativePath: FilePath, fileName: [UInt8], identity: SourceIdentity, ownership: Ownership, format: SourceFormat = .jpeg) {
-        self.relativePath = relativePath
-        self.fileName = fileName
-        self.identity = identity
-        self.ownership = ownership
-        self.format = format
+    public init(relativePath: FilePath, fileName: [UInt8], identity: SourceIdentity, userID: UInt32, groupID: UInt32, permissions: UInt32,
+                format: SourceFormat = .jpeg) {
+        (self.relativePath, self.fileName, self.identity, self.format) = (relativePath, fileName, identity, format)
+        (self.userID, self.groupID, self.permissions) = (userID, groupID, permissions)
+    }
+
+    /// What its files show: its owner and bits, and its modification time (the identity's: kept once).
+    public var ownership: Ownership {
+        Ownership(userID: userID, groupID: groupID, permissions: permissions, modificationNanoseconds: identity.modificationNanoseconds)
     }
 
     /// The name of its `original.*` file in the mount: `original.jpg` for a JPEG, else the source's

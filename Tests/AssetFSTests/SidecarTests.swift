@@ -60,7 +60,7 @@ import PhotoSource
         #expect(attribute(fs, "groups/T/IMG_0002(1)", "date") == expected(1_262_304_000))
         #expect(attribute(fs, "groups/T/IMG_0003-edited", "date") == expected(946_684_800))
         #expect(attribute(fs, "groups/T/own", "date_source") == "exif-original")
-        #expect(fs.catalog.dateCounts()[TakenDate.Source.sidecar.rawValue] == 3)
+        #expect(fs.catalog.dateCounts()[.sidecar] == 3)
         // Sidecars are listed as such, not as files that are no photo.
         var reasons: [String: SkipReason] = [:]
         fs.catalog.forEachSkipped { path, reason in reasons[path.description] = reason }

@@ -9,7 +9,7 @@ import SQLiteDatabase
 extension ScratchCatalog {
     /// Records properties for every photo not yet dated, each on the day `days` gives by file name.
     @discardableResult
-    func date(_ days: [String: Int], source: Int = 1) throws -> [Invalidation] {
+    func date(_ days: [String: Int], source: DateSource = .exifOriginal) throws -> [Invalidation] {
         let pending = store.undatedPhotos(after: 0, limit: 10_000)
         let batch = pending.compactMap { row -> (photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)? in
             guard let day = days[text(row.photo.fileName)] else { return nil }
@@ -62,7 +62,7 @@ extension ScratchCatalog {
         #expect(catalog.store.undatedPhotos(after: 0, limit: 100).isEmpty)
         #expect(catalog.names(.day(20240115)) == ["IMG_2", "IMG_1 (2)"])
         let counts = catalog.store.dateCounts()
-        #expect(counts[1] == 3 && counts[3] == nil, "three dated by EXIF DateTimeOriginal (1), none by mtime (3)")
+        #expect(counts[.exifOriginal] == 3 && counts[.modificationTime] == nil, "three dated by EXIF DateTimeOriginal, none by mtime")
     }
 
     /// Thousands of IMG_0001s on one day (many cameras, many imports): each gets the next free
@@ -89,7 +89,7 @@ extension ScratchCatalog {
         #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 2)
         #expect(catalog.names(.dates).isEmpty)
         // A read of the old version that finishes now is not stored against the new one.
-        try catalog.store.record([(a, CatalogStore.Properties(date: "old", dateSource: 1, day: 20200101))])
+        try catalog.store.record([(a, CatalogStore.Properties(date: "old", dateSource: .exifOriginal, day: 20200101))])
         #expect(catalog.store.properties(ofPhoto: a.id) == nil)
         let invalidations = try catalog.date(["a.jpg": 20210704, "b.jpg": 20200101])
         #expect(invalidations.contains(.entry(parent: Node.day(20210704).inode, name: Array("a".utf8))))
@@ -151,7 +151,7 @@ struct CatalogUpgradeTests {
         let undated = catalog.store.undatedPhotos(after: 0, limit: 10)
         #expect(undated.count == 2)
         // Version 7's columns are added: a video's duration and codec are kept.
-        try catalog.store.record([(undated[0], CatalogStore.Properties(date: "d", dateSource: 6, day: 20200101, duration: 2.5, codec: "hevc"))])
+        try catalog.store.record([(undated[0], CatalogStore.Properties(date: "d", dateSource: .quickTime, day: 20200101, duration: 2.5, codec: "hevc"))])
         #expect(catalog.store.properties(ofPhoto: undated[0].id).map { ($0.duration, $0.codec) } ?? (nil, nil) == (2.5, "hevc"))
     }
 }

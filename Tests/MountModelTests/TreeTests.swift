@@ -40,7 +40,7 @@ final class ScratchCatalog {
             nextInode += 1
             return Photo(relativePath: relative.appending(Array(name.utf8)), fileName: Array(name.utf8),
                          identity: SourceIdentity(inode: UInt64(name.hashValue & 0xFFFF), size: size, modificationNanoseconds: 5, changeNanoseconds: 5),
-                         ownership: Ownership(userID: 0, groupID: 0, permissions: 0o444, modificationNanoseconds: 5))
+                         userID: 0, groupID: 0, permissions: 0o444)
         }
         let status = FileStatus(device: 1, inode: nextInode, mode: 0o40000 | permissions, userID: 0, groupID: 0, size: 4096,
                                 modificationNanoseconds: 0, changeNanoseconds: 0)

@@ -69,7 +69,7 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         let photo = try #require(try FolderReader(root: tree.root, followSymlinks: false).read(FilePath("A")).photos.first)
         #expect(photo.identity == SourceIdentity(inode: status.inode, size: 4, modificationNanoseconds: status.modificationNanoseconds,
                                                  changeNanoseconds: status.changeNanoseconds))
-        #expect(photo.ownership.permissions == 0o400)
+        #expect(photo.permissions == 0o400)
         #expect(photo.relativePath == FilePath("A/private.jpg"))
     }
 
@@ -149,7 +149,7 @@ func names(_ photos: [Photo]) -> [String] { photos.map { String(decoding: $0.fil
         func original(_ name: String, _ format: SourceFormat) -> String {
             let photo = Photo(relativePath: FilePath(name), fileName: Array(name.utf8),
                               identity: SourceIdentity(inode: 1, size: 1, modificationNanoseconds: 1, changeNanoseconds: 1),
-                              ownership: Ownership(userID: 0, groupID: 0, permissions: 0o444, modificationNanoseconds: 1), format: format)
+                              userID: 0, groupID: 0, permissions: 0o444, format: format)
             return String(decoding: photo.originalFileName, as: UTF8.self)
         }
         #expect(original("IMG_1.JPEG", .jpeg) == "original.jpg")
