@@ -47,9 +47,10 @@ let package = Package(
         .target(name: "CResampleKernels"),
         .target(name: "RenditionsKernels", dependencies: ["CResampleKernels"], swiftSettings: unchecked),
         .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
-                                                  "CVideo", "Containers", "Posix", "PhotoSource", "RenditionsKernels"]),
+                                                  "Video", "Containers", "Posix", "PhotoSource", "RenditionsKernels"]),
         .target(name: "PhotoSource", dependencies: ["Containers", "Posix"]),
-        .target(name: "PhotoProperties", dependencies: ["CExif", "Containers", "PhotoSource", "Renditions", "Posix"]),
+        .target(name: "Video", dependencies: ["CVideo", "Containers", "Posix"]),
+        .target(name: "PhotoProperties", dependencies: ["CExif", "Containers", "PhotoSource", "Video", "Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource", "SQLiteDatabase", "Posix"]),
         // The mount's shape, defined once: the layout and its names, the sizes, inode numbers, the
         // tree over the catalog's rows, and what the kernel must forget when rows change.
@@ -62,15 +63,15 @@ let package = Package(
         .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI", "Posix"]),
         // bench/video-bench.sh's poster maker, until the command line renders videos.
-        .executableTarget(name: "video-poster", dependencies: ["Renditions", "Posix"], path: "bench/video-poster"),
+        .executableTarget(name: "video-poster", dependencies: ["Renditions", "Video", "Posix"], path: "bench/video-poster"),
 
         // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
         .target(name: "TestFixtures", path: "Tests/TestFixtures"),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "Posix"]),
-        .testTarget(name: "RenditionsTests", dependencies: ["Containers", "Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
+        .testTarget(name: "RenditionsTests", dependencies: ["Containers", "Video", "Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
-        .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
+        .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "Video", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "PhotoSource", "Posix"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "Posix"]),

@@ -10,6 +10,7 @@
 #   CLoadOnFirstUse (dlopen for CHEIF and CVideo)
 #               clang -fsanitize=fuzzer-no-link,address (coverage + ASan on our C bridges)
 #   Posix       swiftc -sanitize=fuzzer,address -emit-module  -> Posix.swiftmodule + Posix.o
+#   Containers, PhotoSource, Video (FFmpeg's reader), PhotoProperties: the same, in that order
 #   RenditionsKernels  the resampler's inner loops, edge coverage only (as Renditions, below)
 #   Renditions  same, importing Posix, CJPEG (a module map written here, as SwiftPM would) and
 #               CExif (the package's system-library module map), but with edge coverage only:
@@ -64,12 +65,13 @@ module() {  # NAME SANITIZER-FLAGS...
 module Posix "${FUZZ[@]}"
 module Containers "${FUZZ[@]}"
 module PhotoSource "${FUZZ[@]}"
+module Video "${FUZZ[@]}"
 module RenditionsKernels "${EDGES_ONLY[@]}"
 module Renditions "${EDGES_ONLY[@]}"
 module PhotoProperties "${FUZZ[@]}"
 
 echo "fuzz: linking render-fuzzer" >&2
 swiftc "${SWIFTFLAGS[@]}" "${FUZZ[@]}" -module-name RenderFuzzer "$ROOT/Fuzz/RenderFuzzer.swift" \
-    "$OUT/Posix.o" "$OUT/Containers.o" "$OUT/PhotoSource.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "$OUT/PhotoProperties.o" "${OBJECTS[@]}" "${LIBS[@]}" \
+    "$OUT/Posix.o" "$OUT/Containers.o" "$OUT/PhotoSource.o" "$OUT/Video.o" "$OUT/RenditionsKernels.o" "$OUT/Renditions.o" "$OUT/PhotoProperties.o" "${OBJECTS[@]}" "${LIBS[@]}" \
     -use-ld=lld -o "$OUT/render-fuzzer"
 echo "$OUT/render-fuzzer"

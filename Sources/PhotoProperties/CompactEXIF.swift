@@ -1,6 +1,5 @@
 import Containers
 import PhotoSource
-import Renditions
 
 /// The EXIF entries properties are made of, gathered from TIFF structures wherever they lie (a
 /// TIFF's or RAW's IFDs anywhere in a file of any size, a CR3's three boxes, a HEIF's Exif item)

@@ -1,7 +1,6 @@
 import Containers
 import PhotoSource
 import Posix
-import Renditions
 
 /// What a photo's own format says of it, before it is made properties: its EXIF block, its XMP
 /// packet and its stored pixel size. Each format's reader reads only the few places these are kept.

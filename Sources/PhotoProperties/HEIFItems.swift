@@ -1,7 +1,6 @@
 import Containers
 import PhotoSource
 import Posix
-import Renditions
 
 /// What a HEIC's or AVIF's properties need from its `meta` box: the primary item's size as shown,
 /// its Exif item and its XMP item. Read here rather than through libheif, which (1.15) reads the

@@ -2,7 +2,6 @@ internal import CExif
 import Containers
 import PhotoSource
 import Posix
-import Renditions
 
 /// The content identifier that pairs an Apple Live Photo's still with its MOV. The still keeps it
 /// in its Apple MakerNote, tag 0x0011 (exiftool's Apple:MediaGroupUUID); the MOV in its QuickTime

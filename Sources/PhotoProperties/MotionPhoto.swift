@@ -1,7 +1,6 @@
 import Containers
 import PhotoSource
 import Posix
-import Renditions
 
 /// The video inside a Motion Photo (Google Pixel, Samsung, other Android; JPEG and HEIC): where
 /// its MP4 lies in the still's file, to be served as a byte range of the original. Found, in

@@ -1,7 +1,6 @@
 import Containers
 import PhotoSource
 import Posix
-import Renditions
 
 extension EmbeddedMetadata {
     /// Canon CR3: `moov`'s CMT1 (IFD0, with the image's size), CMT2 (the EXIF IFD) and CMT4

@@ -1,6 +1,5 @@
 import Containers
 import Posix
-import Renditions
 
 extension EmbeddedMetadata {
     /// TIFF and the TIFF-based RAWs (DNG, NEF, ARW, CR2, PEF, ORF, RW2…): the EXIF entries of IFD0

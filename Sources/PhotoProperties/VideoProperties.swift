@@ -1,6 +1,6 @@
 import PhotoSource
 import Posix
-import Renditions
+import Video
 
 /// A video's properties for the catalog, from its container's header and metadata (no frame is
 /// decoded): type, duration, upright size, codec, date, place, camera and the Live Photo
@@ -25,12 +25,12 @@ public struct VideoProperties: Sendable, Equatable {
 
     /// Reads the video open at `file` (pread only). Dates: the QuickTime creation date with its
     /// zone first, then the movie header's UTC time. Places: the ISO 6709 QuickTime key, then
-    /// the `©xyz` user data; 0,0 is none. Throws what a poster would: `.unrecognised` with
-    /// `VideoPoster.audioOnly` for a file without pictures, a content failure for a broken one.
-    public static func read(_ file: FileDescriptor, name: String, limits: VideoLimits = VideoLimits()) throws(RenditionError) -> VideoProperties {
+    /// the `©xyz` user data; 0,0 is none. Throws what a poster would: `.noPictures` for a
+    /// file without pictures, a content failure for a broken one.
+    public static func read(_ file: FileDescriptor, name: String, limits: VideoLimits = VideoLimits()) throws(VideoError) -> VideoProperties {
         let summary = try VideoSummary.read(file, name: name, limits: limits)
         guard summary.hasVideo, let size = summary.uprightSize, let codec = summary.codec else {
-            throw RenditionError(.unrecognised, path: name, reason: VideoPoster.audioOnly)
+            throw VideoError.noPictures(path: name)
         }
         let head = (try? file.read(upTo: SourceFormat.headLength, at: 0)) ?? []
         let fileName = Array(name.utf8.split(separator: UInt8(ascii: "/")).last ?? [])

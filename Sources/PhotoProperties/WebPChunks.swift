@@ -1,7 +1,6 @@
 import Containers
 import PhotoSource
 import Posix
-import Renditions
 
 extension EmbeddedMetadata {
     /// WebP: the RIFF chunks walked by their 8-byte headers, reading only VP8X's canvas size (or

@@ -1,3 +1,4 @@
+import Video
 internal import CLCMS
 import Foundation
 

@@ -1,3 +1,4 @@
+import Containers
 import Posix
 
 /// Pixels of a small JPEG, for callers that need pixels rather than another JPEG (the desktop

@@ -1,4 +1,5 @@
 import Foundation
+import Video
 
 /// HDR to SDR for renditions of HEIF/AVIF whose nclx transfer is PQ (SMPTE ST 2084) or HLG
 /// (ARIB STD-B67). Read as if SDR, such a photo looks dull and dark. Instead its signal is turned
@@ -6,10 +7,7 @@ import Foundation
 /// is SDR white; there mid-tones keep their SDR level. Highlights above a knee are rolled off
 /// smoothly up to the assumed 1000 cd/m² mastering peak. This works per channel, which
 /// desaturates the brightest highlights a little, as simple tone mappers do.
-public enum HDRTransfer: Int, Sendable {
-    case pq = 16
-    case hlg = 18
-
+extension HDRTransfer {
     /// cd/m² of HDR reference (diffuse) white.
     static let referenceWhite = 203.0
     /// The brightest light kept apart from white: the usual mastering peak of HDR photos.

@@ -1,3 +1,4 @@
+import Containers
 internal import CHEIF
 import Posix
 

@@ -1,3 +1,4 @@
+import Containers
 internal import CJPEG
 import Glibc
 import Posix

@@ -1,3 +1,4 @@
+import Containers
 internal import CJPEG
 
 /// libjpeg-turbo compression, one scanline at a time, into a buffer the encoder owns.

@@ -1,3 +1,4 @@
+import Containers
 /// How the 8-bit samples of a decoded row are laid out.
 enum PixelLayout: Equatable {
     case gray, grayAlpha, rgb, rgba

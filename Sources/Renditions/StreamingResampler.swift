@@ -1,3 +1,4 @@
+import Containers
 import RenditionsKernels
 
 /// Resamples an image that arrives one row at a time, top to bottom, into `output`:

@@ -1,17 +1,6 @@
+import Containers
+import Video
 import Posix
-
-/// Bounds of one video read: a hostile file or a stalled disk must not hold a render thread.
-public struct VideoLimits: Sendable {
-    /// Bytes read from the file at most (container index, keyframes, a few candidates).
-    public var byteBudget: Int
-    /// Wall-clock seconds; past them the read stops and the render fails as unreadable (EIO), to be tried again later.
-    public var seconds: Double
-
-    public init(byteBudget: Int = 128 << 20, seconds: Double = 20) {
-        self.byteBudget = byteBudget
-        self.seconds = seconds
-    }
-}
 
 /// A video's poster frame as a rendition: the same JPEG, sizes and errors as a photo's.
 ///
@@ -46,37 +35,34 @@ public struct VideoPoster: Sendable {
     static let packetsPerCandidate = 600
 
     /// The poster of the video open at `file` (read with pread only). `name` names it in errors.
-    /// A file without a video stream fails as `.unrecognised` with the reason `VideoPoster.audioOnly`.
+    /// A file without a video stream fails as `.unrecognised` (`VideoError.noPictures`).
     public func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
-        let video = try VideoDecoder(file: file, path: name, limits: limits)
-        guard let stream = video.stream else { throw RenditionError(.unrecognised, path: name, reason: Self.audioOnly) }
+        let video = try told { () throws(VideoError) in try VideoDecoder(file: file, path: name, limits: limits) }
+        guard let stream = video.stream else { throw RenditionError(VideoError.noPictures(path: name)) }
         try renderer.checkPixels(stream.size, name: name)
         let reservation = try renderer.reserve(decodeBytes(stream), for: "a video decode", name: name)
         defer { withExtendedLifetime(reservation) {} }
-        try video.openDecoder(maxPixels: renderer.limits.maxPixels)
-        guard let frame = try chooseFrame(video) else {
+        try told { () throws(VideoError) in try video.openDecoder(maxPixels: renderer.limits.maxPixels) }
+        guard let frame = try told({ () throws(VideoError) in try chooseFrame(video) }) else {
             throw RenditionError(.corrupt, path: name, reason: "video: no frame could be decoded")
         }
         try renderer.checkPixels(frame.size, name: name)
         let orientation = stream.displayMatrix.map(Orientation.init(displayMatrix:)) ?? .up
-        let display = Self.displaySize(frame.size, sampleAspect: stream.sampleAspect)
+        let display = stream.displaySize(of: frame.size)
         let upright = (orientation.swapsAxes ? display.transposed : display).fitted(longestSide: spec.longestSide)
         let target = orientation.swapsAxes ? upright.transposed : upright
         let pixels = UnsafeMutablePointer<UInt8>.allocate(capacity: target.width * target.height * 3)
         defer { pixels.deallocate() }
-        try video.scale(frame, to: target, matrix: Self.yuvMatrix(frame), into: pixels)
+        try told { () throws(VideoError) in try video.scale(frame, to: target, matrix: Self.yuvMatrix(frame), into: pixels) }
         Self.colourTransform(frame)?.apply(pixels, count: target.width * target.height)
         let jpeg = try renderer.encode(pixels, stored: target, upright: upright, channels: 3, orientation: orientation,
                                        quality: spec.quality, name: name)
         return Rendition(jpeg: jpeg, size: upright, warnings: [])
     }
 
-    /// The reason a file with sound but no pictures is not shown.
-    public static let audioOnly = "audio only"
-
     /// The candidates in turn: the first keyframe that is not near-uniform, else the first one
     /// found; the first frame in decoding order when no candidate gives a keyframe.
-    private func chooseFrame(_ video: VideoDecoder) throws(RenditionError) -> VideoDecoder.Frame? {
+    private func chooseFrame(_ video: VideoDecoder) throws(VideoError) -> VideoDecoder.Frame? {
         let duration = video.duration ?? 0
         var first: Double?
         var seen: Set<Double> = []
@@ -97,11 +83,9 @@ public struct VideoPoster: Sendable {
         return try video.decode(keyframesOnly: false, packets: Self.packetsPerCandidate)
     }
 
-    /// Width stretched by the sample aspect ratio (anamorphic video is shown at its display width).
-    static func displaySize(_ size: PixelSize, sampleAspect: (Int, Int)?) -> PixelSize {
-        guard let (num, den) = sampleAspect, num > 0, den > 0, num != den else { return size }
-        let width = (size.width * num * 2 + den) / (2 * den)
-        return PixelSize(width: max(1, width), height: size.height)
+    /// Runs a read of the video, its failure told as a rendition's.
+    private func told<T>(_ read: () throws(VideoError) -> T) throws(RenditionError) -> T {
+        do { return try read() } catch { throw RenditionError(error) }
     }
 
     /// The YUV matrix (H.273) to read the frame with: its own, else BT.709 for HD and BT.601 for
@@ -135,4 +119,17 @@ public struct VideoPoster: Sendable {
 
     /// What makes poster bytes differ between builds: the photo renderer's and FFmpeg's versions.
     public static var fingerprint: String { Renderer.fingerprint + " ffmpeg " + VideoDecoder.libraryVersion }
+}
+
+extension RenditionError {
+    /// A video's failure as a rendition's: a file without pictures is not a supported file, a
+    /// read error stays transient, the rest is the content's fault.
+    public init(_ error: VideoError) {
+        switch error.kind {
+        case .unreadable: self.init(.unreadable, path: error.path, reason: error.reason)
+        case .unsupported: self.init(.unsupported, path: error.path, reason: error.reason)
+        case .corrupt: self.init(.corrupt, path: error.path, reason: error.reason)
+        case .noPictures: self.init(.unrecognised, path: error.path, reason: error.reason)
+        }
+    }
 }

@@ -2,6 +2,7 @@ import Foundation
 import PhotoSource
 import Posix
 import Renditions
+import Video
 import TestFixtures
 import Testing
 @testable import PhotoProperties
@@ -61,7 +62,7 @@ import Testing
     @Test func audioOnlyHasNoVideoProperties() throws {
         let file = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path("video/audio_only.mp4")))
         #expect { try VideoProperties.read(file.descriptor, name: "audio_only.mp4") } throws: {
-            ($0 as? RenditionError)?.reason == VideoPoster.audioOnly
+            ($0 as? VideoError)?.kind == .noPictures
         }
     }
 

@@ -1,3 +1,4 @@
+import Containers
 import Posix
 import Renditions
 import Testing

@@ -1,3 +1,4 @@
+import Containers
 import Foundation
 import Posix
 import Testing

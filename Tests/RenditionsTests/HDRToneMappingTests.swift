@@ -1,3 +1,4 @@
+import Video
 import Foundation
 import Posix
 import Testing

@@ -1,3 +1,4 @@
+import Containers
 import Testing
 import Posix
 @testable import Renditions

@@ -1,3 +1,4 @@
+import Containers
 import Testing
 @testable import Renditions
 

@@ -1,3 +1,4 @@
+import Containers
 import Foundation
 import Testing
 @testable import Renditions

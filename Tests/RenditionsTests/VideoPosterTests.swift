@@ -1,5 +1,7 @@
+import Containers
 import Foundation
 import Posix
+import Video
 import Testing
 @testable import Renditions
 
@@ -39,7 +41,7 @@ import Testing
             try poster("video/audio_only.mp4")
         } throws: { error in
             let error = error as? RenditionError
-            return error?.kind == .unrecognised && error?.reason == VideoPoster.audioOnly
+            return error?.kind == .unrecognised && error == RenditionError(VideoError.noPictures(path: error?.path ?? ""))
         }
     }
 

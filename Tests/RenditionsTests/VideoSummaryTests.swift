@@ -3,6 +3,7 @@ import PhotoSource
 import Posix
 import Testing
 @testable import Renditions
+import Video
 
 /// What every shared video's container says, against expectations.csv: the upright size
 /// (display matrix, mirror and aspect applied), the duration, the codecs, HDR; and the content
@@ -11,7 +12,7 @@ import Testing
     @Test(arguments: VideoPosterTests.videos) func summaryMatchesExpectations(_ video: Expectation) throws {
         let file = try OwnedFileDescriptor.openReadOnly(TestData.filePath(video.file))
         guard video.decodes != .no else {
-            #expect(throws: RenditionError.self) { try VideoSummary.read(file.descriptor, name: video.file) }
+            #expect(throws: VideoError.self) { try VideoSummary.read(file.descriptor, name: video.file) }
             return
         }
         let summary = try VideoSummary.read(file.descriptor, name: video.file)

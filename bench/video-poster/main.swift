@@ -1,6 +1,7 @@
 import Foundation
 import Posix
 import Renditions
+import Video
 
 /// `video-poster FILE LONGEST_SIDE OUTPUT.jpg`: one poster, as the mount will make it, for
 /// bench/video-bench.sh. `video-poster --idle` loads the same libraries, FFmpeg's included (the

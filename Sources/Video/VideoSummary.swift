@@ -1,9 +1,10 @@
+import Containers
 import Posix
 
 /// What a video's container says about it, read without decoding a frame: what properties are
 /// made from, and how a scanner tells a video from an audio-only file.
 public struct VideoSummary: Sendable {
-    /// False for a file with sound (or data) but no pictures: skip it as `VideoPoster.audioOnly`.
+    /// False for a file with sound (or data) but no pictures: not shown (`VideoError.noPictures`).
     public var hasVideo: Bool
     /// FFmpeg's short name of the video codec (`h264`, `hevc`, `av1`, ...), nil without video.
     public var codec: String?
@@ -24,20 +25,22 @@ public struct VideoSummary: Sendable {
 
     /// Reads the container open at `file` (pread only). Fails as a poster would: unreadable, or the
     /// content's fault (a file that looks like a video but cannot be opened is a broken asset).
-    public static func read(_ file: FileDescriptor, name: String, limits: VideoLimits = VideoLimits()) throws(RenditionError) -> VideoSummary {
+    public static func read(_ file: FileDescriptor, name: String, limits: VideoLimits = VideoLimits()) throws(VideoError) -> VideoSummary {
         let video = try VideoDecoder(file: file, path: name, limits: limits)
         var summary = VideoSummary(hasVideo: video.stream != nil, codec: nil, audioCodec: video.audioCodec, duration: video.duration,
                                    uprightSize: nil, rotation: 0, mirrored: false, hdr: nil, tags: video.tags)
         guard let stream = video.stream else { return summary }
         summary.codec = video.codec
-        let orientation = stream.displayMatrix.map(Orientation.init(displayMatrix:)) ?? .up
-        let display = VideoPoster.displaySize(stream.size, sampleAspect: stream.sampleAspect)
-        summary.uprightSize = orientation.swapsAxes ? display.transposed : display
-        if let m = stream.displayMatrix {
+        let display = stream.displaySize(of: stream.size)
+        summary.uprightSize = display
+        if let m = stream.displayMatrix, m.count >= 5 {
             // exiftool's atan2(b, a), to the nearest quarter turn.
             let straight = abs(Int64(m[0])) >= abs(Int64(m[1]))
             summary.rotation = straight ? (m[0] >= 0 ? 0 : 180) : (m[1] > 0 ? 90 : 270)
             summary.mirrored = Int64(m[0]) * Int64(m[4]) - Int64(m[1]) * Int64(m[3]) < 0
+            // A quarter turn (either way, mirrored or not) stands the poster on its side, as the
+            // poster's orientation (Renditions' `Orientation(displayMatrix:)`) reads the same matrix.
+            if !straight && m[3] != 0 { summary.uprightSize = display.transposed }
         }
         summary.hdr = HDRTransfer(rawValue: stream.transfer).map { $0 == .pq ? "pq" : "hlg" }
         return summary

@@ -1,47 +1,57 @@
 internal import CVideo
+import Containers
 import Posix
 
 /// FFmpeg through its C bridge: a video file read with pread on `file` within a byte budget and a
-/// deadline, its video stream chosen, then frames decoded one at a time and scaled to RGB.
-final class VideoDecoder {
+/// deadline, its video stream chosen, then frames decoded one at a time and scaled to RGB. The
+/// summary (`VideoSummary`) and the poster (Renditions' `VideoPoster`) both read through it.
+public final class VideoDecoder {
     private let reader: OpaquePointer
     private let path: String
-    let container: String
-    let codec: String
-    let audioCodec: String?
-    let audioStreams: Int
+    public let container: String
+    public let codec: String
+    public let audioCodec: String?
+    public let audioStreams: Int
     /// Nil for a file without a video stream.
-    let stream: Stream?
+    public let stream: Stream?
     /// Container duration (else the longest stream's), in seconds.
-    let duration: Double?
+    public let duration: Double?
     /// Metadata tags of the container, in FFmpeg's names (QuickTime keys as `com.apple.quicktime.*`,
     /// the movie header's time as `creation_time`, `©xyz` as `location`), first of each name kept.
-    let tags: [String: String]
+    public let tags: [String: String]
 
     /// What the video stream's header says.
-    struct Stream {
-        var size: PixelSize
-        var sampleAspect: (Int, Int)?
-        var displayMatrix: [Int32]?
-        var bits: Int
-        var transfer: Int
+    public struct Stream {
+        public var size: PixelSize
+        public var sampleAspect: (Int, Int)?
+        public var displayMatrix: [Int32]?
+        public var bits: Int
+        public var transfer: Int
+
+        /// `size` (the stream's or a frame's) with its width stretched by the sample aspect ratio:
+        /// anamorphic video is shown at its display width.
+        public func displaySize(of size: PixelSize) -> PixelSize {
+            guard let (num, den) = sampleAspect, num > 0, den > 0, num != den else { return size }
+            let width = (size.width * num * 2 + den) / (2 * den)
+            return PixelSize(width: max(1, width), height: size.height)
+        }
     }
 
     /// One decoded frame, valid until the next `decode`.
-    struct Frame {
-        var size: PixelSize
-        var interlaced: Bool
-        var seconds: Double?
-        var transfer, primaries, matrix: Int
-        var fullRange: Bool
-        var red, green, blue, white: (Double, Double)
+    public struct Frame {
+        public var size: PixelSize
+        public var interlaced: Bool
+        public var seconds: Double?
+        public var transfer, primaries, matrix: Int
+        public var fullRange: Bool
+        public var red, green, blue, white: (Double, Double)
         fileprivate var luma: UnsafePointer<UInt8>?
         fileprivate var lumaStride, step, bits: Int
     }
 
-    init(file: FileDescriptor, path: String, limits: VideoLimits) throws(RenditionError) {
+    public init(file: FileDescriptor, path: String, limits: VideoLimits) throws(VideoError) {
         guard let reader = avideo_new(file.rawValue, Int64(limits.byteBudget), limits.seconds) else {
-            throw RenditionError(.unreadable, path: path, reason: avideo_unavailable().map { String(cString: $0) } ?? "out of memory")
+            throw VideoError(.unreadable, path: path, reason: avideo_unavailable().map { String(cString: $0) } ?? "out of memory")
         }
         self.reader = reader
         self.path = path
@@ -73,24 +83,24 @@ final class VideoDecoder {
 
     deinit { avideo_free(reader) }
 
-    func openDecoder(maxPixels: Int) throws(RenditionError) {
+    public func openDecoder(maxPixels: Int) throws(VideoError) {
         guard avideo_open_decoder(reader, Int64(maxPixels)) == 0 else { throw failure() }
     }
 
     /// Seeks to the keyframe at or before `seconds`.
-    func seek(to seconds: Double) throws(RenditionError) {
+    public func seek(to seconds: Double) throws(VideoError) {
         guard avideo_seek(reader, Int64(seconds * 1_000_000)) == 0 else { throw failure() }
     }
 
     /// The next keyframe (or frame) within `packets` packets of the stream; nil when there is none.
-    func decode(keyframesOnly: Bool, packets: Int) throws(RenditionError) -> Frame? {
+    public func decode(keyframesOnly: Bool, packets: Int) throws(VideoError) -> Frame? {
         switch avideo_decode(reader, keyframesOnly ? 1 : 0, Int32(packets)) {
         case 0: break
         case 1: return nil
         default: throw failure()
         }
         var f = avideo_frame()
-        guard avideo_current(reader, &f) == 0 else { throw RenditionError(.unsupported, path: path, reason: "video: frames in an unusable pixel format") }
+        guard avideo_current(reader, &f) == 0 else { throw VideoError(.unsupported, path: path, reason: "video: frames in an unusable pixel format") }
         return Frame(size: PixelSize(width: Int(f.width), height: Int(f.height)), interlaced: f.interlaced != 0,
                      seconds: f.pts_us == Int64.min ? nil : Double(f.pts_us) / 1_000_000,
                      transfer: Int(f.transfer), primaries: Int(f.primaries), matrix: Int(f.matrix), fullRange: f.full_range != 0,
@@ -99,29 +109,25 @@ final class VideoDecoder {
     }
 
     /// The current frame scaled to `size` as RGB rows into `pixels`, its YUV read with `matrix`.
-    func scale(_ frame: Frame, to size: PixelSize, matrix: Int, into pixels: UnsafeMutablePointer<UInt8>) throws(RenditionError) {
+    public func scale(_ frame: Frame, to size: PixelSize, matrix: Int, into pixels: UnsafeMutablePointer<UInt8>) throws(VideoError) {
         guard avideo_scale(reader, Int32(size.width), Int32(size.height), frame.interlaced ? 1 : 0, Int32(matrix),
                            frame.fullRange ? 1 : 0, pixels, Int32(size.width * 3)) == 0 else { throw failure() }
     }
 
-    private func failure() -> RenditionError {
-        let message = String(cString: avideo_error(reader))
-        if message.hasPrefix("timed out") { return RenditionError(.unreadable, path: path, reason: "video: \(message)") }
-        return RenditionError.decoder("video", message, path: path)
-    }
+    private func failure() -> VideoError { VideoError.bridge(String(cString: avideo_error(reader)), path: path) }
 
     private static func text<T>(_ field: inout T) -> String {
         withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    static var libraryVersion: String { String(cString: avideo_versions()) }
+    public static var libraryVersion: String { String(cString: avideo_versions()) }
 }
 
 extension VideoDecoder.Frame {
     /// How far the frame is from one flat colour: the standard deviation of its first plane (luma)
     /// over a 64 × 64 grid of samples, as a fraction of the full scale. A black or faded-out frame
     /// is near 0; any picture is well above 0.02.
-    var spread: Double {
+    public var spread: Double {
         guard let luma, size.width > 0, size.height > 0 else { return 0 }
         let grid = 64
         var sum = 0.0, squares = 0.0

@@ -1,0 +1,35 @@
+/// Why a video could not be read. The poster maps it to a rendition error, the properties to
+/// "no properties"; the kinds are the ones those need to tell apart.
+public struct VideoError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable {
+        /// The file could not be read (an I/O error, or the deadline passed): may work next time.
+        case unreadable
+        /// FFmpeg reads the container but not what it holds (a codec, a pixel format).
+        case unsupported
+        /// The content is broken.
+        case corrupt
+        /// Sound (or data) but no video stream: a voice memo, an audiobook.
+        case noPictures
+    }
+
+    public var kind: Kind
+    public var path: String
+    public var reason: String
+
+    public init(_ kind: Kind, path: String, reason: String) {
+        (self.kind, self.path, self.reason) = (kind, path, reason)
+    }
+
+    public var description: String { "\(path): \(reason)" }
+
+    /// A file with sound but no pictures, which is not shown.
+    public static func noPictures(path: String) -> VideoError { VideoError(.noPictures, path: path, reason: "audio only") }
+
+    /// What FFmpeg's bridge said, by its prefix: a read error or a timeout is `.unreadable`.
+    static func bridge(_ message: String, path: String) -> VideoError {
+        if message.hasPrefix("read error") { return VideoError(.unreadable, path: path, reason: message) }
+        if message.hasPrefix("timed out") { return VideoError(.unreadable, path: path, reason: "video: \(message)") }
+        if message.hasPrefix("unsupported") { return VideoError(.unsupported, path: path, reason: "video: \(message)") }
+        return VideoError(.corrupt, path: path, reason: "video: \(message)")
+    }
+}
