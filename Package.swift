@@ -69,6 +69,7 @@ let package = Package(
         .target(name: "TestFixtures", path: "Tests/TestFixtures"),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "Posix"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "Containers", "Posix", "TestFixtures"]),
         .testTarget(name: "RenditionsTests", dependencies: ["Containers", "Video", "Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
         .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "Video", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
