@@ -134,7 +134,8 @@ final class Scheduler: Sendable {
     private func startThreads(_ threads: Threads) {
         for index in 0..<counts[threads]! {
             let thread = Thread { [self] in work(on: threads) }
-            thread.name = "\(name)-\(threads == .lowered ? "background" : "worker")-\(index)"
+            // Linux keeps 15 bytes of a thread's name: "assetfs-3", "assetfs-low-0".
+            thread.name = threads == .lowered ? "\(name)-low-\(index)" : "\(name)-\(index)"
             thread.start()
         }
     }
