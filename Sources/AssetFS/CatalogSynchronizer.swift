@@ -136,7 +136,8 @@ private final class OrderedWriter: Sendable {
             defer { pending.isQueued = true }
             return !pending.isQueued
         }
-        if queueJob { lane.submit(Scheduler.Job(run: { [self] in writePending() })) }
+        // Refused (the scheduler has shut down): written here and now, never lost.
+        if queueJob { lane.submit(Scheduler.Job(run: { [self] in writePending() }, cancel: { [self] in writePending() })) }
     }
 
     /// Waits until everything queued has run.

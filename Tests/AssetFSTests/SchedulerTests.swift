@@ -125,4 +125,15 @@ import Testing
         let late = scheduler.lane(width: 1, priority: .interactive, leftovers: .run)
         #expect(late.submit(journal.job("late")) == nil)
     }
+
+    /// A whole scan's catalog writes are never lost: once the scheduler has shut down, the walk's
+    /// thread writes them itself (as when the writer had a thread of its own).
+    @Test func aScanAfterShutdownStillWritesTheCatalog() throws {
+        let fixture = Fixture(["A/one.jpg": "orientation/Landscape_1.jpg"])
+        let fs = try fixture.fileSystem()
+        fs.shutdown()
+        fixture.copy("orientation/Landscape_3.jpg", to: "B/two.jpg")
+        #expect(fs.synchronize(.everything))
+        #expect(fs.catalog.allPhotos().count == 2)
+    }
 }
