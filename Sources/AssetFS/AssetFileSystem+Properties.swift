@@ -9,7 +9,7 @@ import SQLiteDatabase
 /// the first request for one of its attributes), kept in the catalog, shown as extended
 /// attributes of its asset folders and as its place in the `dates/` timeline.
 extension AssetFileSystem {
-    /// Starts reading, on a low-priority thread after every synchronize, the properties of photos
+    /// Starts reading, on a lowered-priority thread after every synchronize, the properties of photos
     /// that have none yet; `invalidate` is where what the kernel must forget goes. Call once the
     /// mount serves.
     public func readPropertiesInBackground() {

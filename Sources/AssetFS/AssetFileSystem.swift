@@ -30,8 +30,10 @@ public final class AssetFileSystem: Sendable {
     let checkFolder = Hook<FilePath>()
     /// Where what the kernel must forget goes (set by the adapter serving this tree).
     let kernel = Hook<[Invalidation]>()
+    /// The threads of every render, cache write, scan and background pass of this tree.
+    let scheduler: Scheduler
     /// Reads photos' properties after each synchronize (once started).
-    let background = BackgroundLoop(name: "properties")
+    let background: BackgroundLoop
     /// Changes the catalog could not take yet, tried again until it does.
     let backlog: CatalogBacklog
 
@@ -58,8 +60,11 @@ public final class AssetFileSystem: Sendable {
         access = SourceAccess(root: root)
         reader = FolderReader(root: root, followSymlinks: options.followSymlinks, showsHousekeeping: options.showsHousekeeping)
         let checkFolder = self.checkFolder
+        // As many as the renders or a scan's readers use at once, and one more for the writers.
+        scheduler = Scheduler(threads: max(renderThreads, CatalogSynchronizer.readers) + 1, name: "assetfs")
+        background = BackgroundLoop(scheduler: scheduler)
         pipeline = RenditionPipeline(renderer: renderer, sourceFiles: sourceFiles, cache: cache, statistics: statistics,
-                                     renderThreads: renderThreads, onSourceChanged: { checkFolder($0.parent) })
+                                     scheduler: scheduler, renderThreads: renderThreads, onSourceChanged: { checkFolder($0.parent) })
     }
 
     public var catalog: CatalogStore { catalogConnection.value }
@@ -76,10 +81,11 @@ public final class AssetFileSystem: Sendable {
     /// change of the catalog, from a scan, the watcher or the properties read, ends there.
     public func whenKernelMustForget(_ action: @escaping @Sendable ([Invalidation]) -> Void) { kernel.set(action) }
 
-    /// Stops rendering and writes what is pending: call before the FUSE session goes.
+    /// Stops rendering and writes what is pending, and ends the threads: call before the FUSE session goes.
     public func shutdown() {
         background.stop()
         pipeline.shutdown()
+        scheduler.shutdown()
     }
 
     // MARK: Names and attributes
@@ -255,7 +261,7 @@ public final class AssetFileSystem: Sendable {
         let statistics = statistics
         let failures = Locked<[FilePath: DatabaseError]>([:])
         let tree = tree, kernel = kernel
-        let synchronizer = CatalogSynchronizer(reader: reader, catalog: catalog, willRead: { folder in
+        let synchronizer = CatalogSynchronizer(reader: reader, scheduler: scheduler, catalog: catalog, willRead: { folder in
             Statistics.bump(statistics.foldersRead)
             watch(folder)
         }, changed: { kernel(tree.invalidations(for: $0)) }, shouldContinue: shouldContinue, failed: { folder, error in failures.withLock { $0[folder] = error } })

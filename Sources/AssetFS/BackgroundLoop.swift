@@ -1,93 +1,87 @@
 import Catalog
 import MountModel
-import Foundation
 import Posix
 
-/// One low-priority thread that runs a pass of background work each time it is poked (after every
+/// Background work run on a serial lane of lowered priority each time it is poked (after every
 /// synchronize): reading the properties of photos whose date is not known yet. Pokes while a
 /// pass runs make one more pass, never a queue of them. It also sends the invalidations that
 /// request handlers produce (they must not send them themselves: libfuse could deadlock).
-/// The thread starts on `start` (after the daemon has forked) and `stop` waits for it.
-final class BackgroundLoop: @unchecked Sendable {
+/// Nothing runs before `start` (after the daemon has forked); `stop` waits for the pass under way.
+final class BackgroundLoop: Sendable {
     typealias Body = @Sendable (_ shouldContinue: @escaping @Sendable () -> Bool, _ invalidate: @escaping @Sendable ([Invalidation]) -> Void) -> Void
 
-    private let name: String
-    private let condition = NSCondition()
-    private var body: Body?
-    private var invalidate: @Sendable ([Invalidation]) -> Void = { _ in }
-    private var pending = false
-    private var stopping = false
-    private var running = false
-    private var queued: [Invalidation] = []
+    private let lane: Lane
+    private let state = Locked(State())
 
-    init(name: String) { self.name = name }
+    private struct State {
+        var body: Body?
+        var invalidate: @Sendable ([Invalidation]) -> Void = { _ in }
+        var passWanted = false
+        var queued: [Invalidation] = []
+        /// Whether a turn (send what is queued, then a pass if wanted) is queued on the lane.
+        var turnQueued = false
+        var stopping = false
 
-    /// Starts the thread with its work and where invalidations go, and runs a first pass.
+        /// Marks a turn queued; true when one has to be submitted.
+        mutating func needsTurn() -> Bool {
+            guard body != nil, !stopping, !turnQueued else { return false }
+            turnQueued = true
+            return true
+        }
+    }
+
+    init(scheduler: Scheduler) {
+        lane = scheduler.lane(width: 1, priority: .upkeep, threads: .lowered, leftovers: .cancel)
+    }
+
+    /// Starts with its work and where invalidations go, and runs a first pass.
     func start(_ body: @escaping Body, invalidate: @escaping @Sendable ([Invalidation]) -> Void) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard self.body == nil, !stopping else { return }
-        self.body = body
-        self.invalidate = invalidate
-        running = true
-        pending = true
-        let thread = Thread { [self] in loop() }
-        thread.name = name
-        thread.start()
+        let queue = state.withLock { state in
+            guard state.body == nil, !state.stopping else { return false }
+            state.body = body
+            state.invalidate = invalidate
+            state.passWanted = true
+            return state.needsTurn()
+        }
+        if queue { queueTurn() }
     }
 
     /// Asks for another pass (a no-op until started).
     func poke() {
-        condition.lock()
-        pending = true
-        condition.signal()
-        condition.unlock()
+        if state.withLock({ state in
+            state.passWanted = true
+            return state.needsTurn()
+        }) { queueTurn() }
     }
 
-    /// Invalidations to send from the thread (dropped when it was never started).
+    /// Invalidations to send from the lane (dropped when it was never started).
     func send(_ invalidations: [Invalidation]) {
         guard !invalidations.isEmpty else { return }
-        condition.lock()
-        if body != nil { queued += invalidations }
-        condition.signal()
-        condition.unlock()
+        if state.withLock({ state in
+            guard state.body != nil else { return false }
+            state.queued += invalidations
+            return state.needsTurn()
+        }) { queueTurn() }
     }
 
-    var isStopping: Bool {
-        condition.lock()
-        defer { condition.unlock() }
-        return stopping
-    }
+    var isStopping: Bool { state.withLock { $0.stopping } }
 
-    /// Ends the pass under way at its next photo and waits for the thread.
+    /// Ends the pass under way at its next photo and waits for it; what is queued is dropped.
     func stop() {
-        condition.lock()
-        stopping = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
+        state.withLock { $0.stopping = true }
+        lane.close()
     }
 
-    private func loop() {
-        Signals.blockTerminationInCurrentThread()
-        ThreadPriority.lowerCurrentThread()
-        while true {
-            condition.lock()
-            while !pending && queued.isEmpty && !stopping { condition.wait() }
-            if stopping {
-                running = false
-                condition.broadcast()
-                condition.unlock()
-                return
-            }
-            let work = pending ? body : nil
-            pending = false
-            let toSend = queued
-            queued = []
-            let invalidate = self.invalidate
-            condition.unlock()
-            invalidate(toSend)
-            work?({ [self] in !isStopping }, invalidate)
+    private func queueTurn() { lane.submit(Scheduler.Job(run: { [self] in turn() })) }
+
+    private func turn() {
+        let taken = state.withLock { state -> (work: Body?, toSend: [Invalidation], invalidate: @Sendable ([Invalidation]) -> Void)? in
+            guard !state.stopping else { return nil }
+            defer { state.passWanted = false; state.queued = []; state.turnQueued = false }
+            return (state.passWanted ? state.body : nil, state.queued, state.invalidate)
         }
+        guard case let (work, toSend, invalidate)? = taken else { return }
+        if !toSend.isEmpty { invalidate(toSend) }
+        work?({ [self] in !isStopping }, invalidate)
     }
 }

@@ -13,6 +13,8 @@ import SQLiteDatabase
 /// folders new under them, so a change costs what it touches.
 struct CatalogSynchronizer: Sendable {
     let reader: FolderReader
+    /// Where a whole walk reads ahead and writes.
+    let scheduler: Scheduler
     let catalog: CatalogStore
     /// Called before a folder is read (the watcher watches it from then on).
     let willRead: @Sendable (FilePath) -> Void
@@ -27,16 +29,16 @@ struct CatalogSynchronizer: Sendable {
 
     /// Walks from folder `start`: into every subfolder (`everything`), or only into new ones.
     /// Throws when `start` is the root and cannot be read (SOURCE is away). A whole walk reads
-    /// folders ahead on `FolderPrefetcher`'s threads while another thread applies them, in the
+    /// folders ahead (`FolderPrefetcher`) while a serial lane applies them, in the
     /// walk's own order (a parent before its children): reading and writing overlap on every core.
     func walk(from start: FilePath, everything: Bool, progress: (Int) -> Void = { _ in }) throws(Failure) {
-        let writer = everything ? OrderedWriter(batch: catalog.batch, failed: failed) : nil
+        let writer = everything ? OrderedWriter(scheduler: scheduler, batch: catalog.batch, failed: failed) : nil
         defer { writer?.finish() }
         let read: FolderPrefetcher.Read = { [reader, catalog, willRead] relative in
             willRead(relative)
             return Result { () throws(Errno) in try reader.read(relative, known: catalog.knownIdentities(in: relative)) }
         }
-        let prefetcher = everything ? FolderPrefetcher(threads: Self.readers, limit: 4 * Self.readers, read: read) : nil
+        let prefetcher = everything ? FolderPrefetcher(scheduler: scheduler, threads: Self.readers, limit: 4 * Self.readers, read: read) : nil
         defer { prefetcher?.finish() }
         var stack = [(start, inheritedPermissions(of: start))]
         var visited: Set<[UInt64]> = []
@@ -77,9 +79,9 @@ struct CatalogSynchronizer: Sendable {
         }
     }
 
-    /// Threads reading ahead in a whole walk: one per core (the writer shares them; the kernel's
-    /// work per file is most of a scan), at most 4.
-    private static let readers = max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+    /// Folders read ahead at once in a whole walk: one per core (the writer shares them; the
+    /// kernel's work per file is most of a scan), at most 4.
+    static let readers = max(1, min(4, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
     /// Brings `folders` up to date (an event named them); a folder gone is removed with its subtree.
     func refresh(_ folders: Set<FilePath>) throws(Failure) {
@@ -105,61 +107,49 @@ struct CatalogSynchronizer: Sendable {
     }
 }
 
-/// Runs queued work on a thread of its own, in order, what is queued at a time inside one
-/// `batch`; the queue is bounded, so a reader far ahead waits instead of holding every listing in memory.
+/// Runs queued work on a serial lane, in order, what is queued at a time inside one `batch`; the
+/// queue is bounded, so a reader far ahead waits instead of holding every listing in memory.
 /// A batch that cannot be committed fails each of its folders.
-private final class OrderedWriter: @unchecked Sendable {
+private final class OrderedWriter: Sendable {
     typealias Batch = @Sendable (() -> Void) throws(DatabaseError) -> Void
     private let batch: Batch
     private let failed: @Sendable (FilePath, DatabaseError) -> Void
-    private let condition = NSCondition()
-    private var queue: [(folder: FilePath, work: @Sendable () -> Void)] = []
-    private var done = false
-    private var running = true
+    private let lane: Lane
+    private let pending = Locked(Pending())
     private static let limit = 64
 
-    init(batch: @escaping Batch, failed: @escaping @Sendable (FilePath, DatabaseError) -> Void) {
+    private struct Pending {
+        var works: [(folder: FilePath, work: @Sendable () -> Void)] = []
+        /// Whether a job to write them is queued (one at a time: it takes all there are).
+        var isQueued = false
+    }
+
+    init(scheduler: Scheduler, batch: @escaping Batch, failed: @escaping @Sendable (FilePath, DatabaseError) -> Void) {
         self.batch = batch
         self.failed = failed
-        let thread = Thread { [self] in run() }
-        thread.name = "assetfs-catalog-writer"
-        thread.start()
+        lane = scheduler.lane(width: 1, priority: .upkeep, leftovers: .run)
     }
 
     func enqueue(_ folder: FilePath, _ work: @escaping @Sendable () -> Void) {
-        condition.lock()
-        while queue.count >= Self.limit { condition.wait() }
-        queue.append((folder, work))
-        condition.broadcast()
-        condition.unlock()
-    }
-
-    /// Waits until everything queued has run, and ends the thread.
-    func finish() {
-        condition.lock()
-        done = true
-        condition.broadcast()
-        while running { condition.wait() }
-        condition.unlock()
-    }
-
-    private func run() {
-        Signals.blockTerminationInCurrentThread()
-        condition.lock()
-        while true {
-            while queue.isEmpty && !done { condition.wait() }
-            if queue.isEmpty { break }
-            let works = queue
-            queue = []
-            condition.broadcast()
-            condition.unlock()
-            do { try batch { for queued in works { queued.work() } } } catch {
-                for queued in works { failed(queued.folder, error) }
-            }
-            condition.lock()
+        let queueJob = pending.withLock(when: { $0.works.count < Self.limit }) { pending in
+            pending.works.append((folder, work))
+            defer { pending.isQueued = true }
+            return !pending.isQueued
         }
-        running = false
-        condition.broadcast()
-        condition.unlock()
+        // Refused (the scheduler has shut down): written here and now, never lost.
+        if queueJob { lane.submit(Scheduler.Job(run: { [self] in writePending() }, cancel: { [self] in writePending() })) }
+    }
+
+    /// Waits until everything queued has run.
+    func finish() { lane.close() }
+
+    private func writePending() {
+        let works = pending.withLock { pending in
+            defer { pending = Pending() }
+            return pending.works
+        }
+        do { try batch { for queued in works { queued.work() } } } catch {
+            for queued in works { failed(queued.folder, error) }
+        }
     }
 }

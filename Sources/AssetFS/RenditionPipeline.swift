@@ -7,9 +7,10 @@ import Renditions
 
 /// "Cache hit, else produce once, store, return" (as in Nuke's pipeline), the one place that
 /// decides it. Identical in-flight requests are merged, so N readers of an uncached thumbnail cause
-/// one render. Renders run on a small pool, thumbnails and user requests before `warm`'s; callers
-/// are completed from that pool, never blocked on it. Writes to the cache go through one writer
-/// thread, so neither a FUSE thread nor a render waits for the database's write lock.
+/// one render. Renders run on the scheduler's threads, at most `renderThreads` at once, thumbnails
+/// and user requests before `warm`'s; callers are completed from those threads, never blocked on
+/// them. Writes to the cache go through one serial lane, so neither a FUSE thread nor a render
+/// waits for the database's write lock.
 public final class RenditionPipeline: Sendable {
     public typealias Completion = @Sendable (Result<[UInt8], RenditionFailure>) -> Void
 
@@ -17,8 +18,10 @@ public final class RenditionPipeline: Sendable {
     let sourceFiles: SourceFiles
     let cache: CacheConnection
     let statistics: Statistics
-    private let renders: WorkerPool
-    private let writes = WorkerPool(threads: 1, name: "assetfs-cache-writer")
+    private let renders: Lane
+    /// Serial: one write at a time, in order. Most urgent: a write is short, and until it is done
+    /// the bytes are held in memory.
+    private let writes: Lane
     /// Called with a photo that is not what the catalog says (gone, replaced): time to read its folder again.
     let onSourceChanged: @Sendable (FilePath) -> Void
     let state = Locked(State())
@@ -31,6 +34,7 @@ public final class RenditionPipeline: Sendable {
         /// Broken photos' reasons until the store has them (for good when there is no store).
         var failures: [CacheKey: String] = [:]
         var inFlight: [CacheKey: InFlight] = [:]
+        var rendersAsked: UInt64 = 0
         /// Rendered bytes not (yet) in the store: queued for the writer, or refused (disk full).
         var held: [(key: CacheKey, bytes: [UInt8])] = []
         var heldBytes = 0
@@ -42,14 +46,15 @@ public final class RenditionPipeline: Sendable {
         var usedSince = ContinuousClock.now
     }
 
-    public init(renderer: any RenditionMaking, sourceFiles: SourceFiles, cache: CacheConnection, statistics: Statistics,
-                renderThreads: Int, onSourceChanged: @escaping @Sendable (FilePath) -> Void = { _ in }) {
+    init(renderer: any RenditionMaking, sourceFiles: SourceFiles, cache: CacheConnection, statistics: Statistics,
+         scheduler: Scheduler, renderThreads: Int, onSourceChanged: @escaping @Sendable (FilePath) -> Void = { _ in }) {
         self.renderer = renderer
         self.sourceFiles = sourceFiles
         self.cache = cache
         self.statistics = statistics
         self.onSourceChanged = onSourceChanged
-        renders = WorkerPool(threads: renderThreads, name: "assetfs-render")
+        renders = scheduler.lane(width: renderThreads, priority: .interactive, leftovers: .cancel)
+        writes = scheduler.lane(width: 1, priority: .thumbnail, leftovers: .run)
     }
 
     /// The rendition's byte count: known (this mount, then the store), else after the one render
@@ -93,7 +98,7 @@ public final class RenditionPipeline: Sendable {
     }
 
     /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches,
-    /// by the writer thread: a write per read would cost more than the read.
+    /// by the writer: a write per read would cost more than the read.
     public func markUsed(_ request: RenditionRequest) {
         guard cache.isEnabled else { return }
         let batch: [CacheKey]? = state.withLock { state in
@@ -118,7 +123,7 @@ public final class RenditionPipeline: Sendable {
     /// Returns once the writer has done everything queued before this call.
     func waitForWrites() {
         let done = DispatchSemaphore(value: 0)
-        writes.submit(WorkerPool.Job(run: { done.signal() }, cancel: { done.signal() }))
+        writes.submit(Scheduler.Job(run: { done.signal() }, cancel: { done.signal() }))
         done.wait()
     }
 
@@ -129,7 +134,7 @@ public final class RenditionPipeline: Sendable {
     public func ensureStored(_ request: RenditionRequest, completion: @escaping @Sendable (WarmResult) -> Void) {
         if case .failed(let reason)? = knownOutcome(request.key) { return completion(.failed(reason)) }
         if (try? cache.store?.contains(request.key)) == true { return completion(.alreadyCached) }
-        produceOnce(request, priority: .background) { result in
+        produceOnce(request, priority: .warm) { result in
             switch result {
             case .success: completion(.rendered)
             case .failure(.broken(let reason)), .failure(.unavailable(_, let reason)): completion(.failed(reason))
@@ -140,9 +145,9 @@ public final class RenditionPipeline: Sendable {
     /// Stops rendering (queued requests fail, running ones finish), writes what is pending to the
     /// cache and checkpoints it. Nothing completes a request after this returns.
     public func shutdown() {
-        renders.shutdown()
+        renders.close()
         flushUses()
-        writes.shutdown(finishQueued: true)
+        writes.close()
         cache.store?.checkpoint()
     }
 
@@ -165,49 +170,52 @@ public final class RenditionPipeline: Sendable {
         }
     }
 
-    /// A render asked for and not yet finished: who waits for it, the most urgent priority it is
-    /// queued at, and the claim its queued jobs race for.
+    /// A render asked for and not yet finished: who waits for it, the most urgent priority it was
+    /// asked at, and its queued job (once the submitter has it), to raise. `number` tells it from
+    /// a later render of the same key.
     struct InFlight {
+        let number: UInt64
         var waiters: [Completion]
         var priority: WorkPriority
-        let claim = WorkerPool.Claim()
+        var ticket: Lane.Ticket?
     }
 
     /// Joins the render of the key in flight, or starts it: N callers, one render. A caller more
-    /// urgent than those before (a thumbnail wanted now, joining `warm`'s queued render) queues
-    /// it again in front, as Nuke raises a task to its most urgent subscriber: whichever job runs
-    /// first renders.
+    /// urgent than those before (a thumbnail wanted now, joining `warm`'s queued render) raises
+    /// its queued job, as Nuke raises a task to its most urgent subscriber.
     private func produceOnce(_ request: RenditionRequest, priority: WorkPriority, completion: @escaping Completion) {
         let key = request.key
-        // The claim to queue a job for: a new render's, or a raised one's; nil when joining is all.
-        let (claim, first): (WorkerPool.Claim?, Bool) = state.withLock { state in
+        let (render, raise): (UInt64?, Lane.Ticket?) = state.withLock { state in
             guard var flight = state.inFlight[key] else {
-                let flight = InFlight(waiters: [completion], priority: priority)
-                state.inFlight[key] = flight
-                return (flight.claim, true)
+                state.rendersAsked += 1
+                state.inFlight[key] = InFlight(number: state.rendersAsked, waiters: [completion], priority: priority)
+                return (state.rendersAsked, nil)
             }
             flight.waiters.append(completion)
             let raised = priority < flight.priority
             flight.priority = min(flight.priority, priority)
             state.inFlight[key] = flight
-            return (raised ? flight.claim : nil, false)
+            // Without a ticket yet, the submitter raises it (below).
+            return (nil, raised ? flight.ticket : nil)
         }
-        guard let claim else { return }
-        if first { Statistics.bump(statistics.cacheMisses) }
-        submit(request, claim: claim, priority: priority)
+        if let raise { renders.raise(raise, to: priority) }
+        guard let render else { return }
+        Statistics.bump(statistics.cacheMisses)
+        guard let ticket = submit(request, priority: priority) else { return }
+        // Callers that joined before the ticket was stored may have asked for more urgency.
+        let joined = state.withLock { state -> WorkPriority? in
+            guard state.inFlight[key]?.number == render else { return nil }  // rendered already
+            state.inFlight[key]?.ticket = ticket
+            return state.inFlight[key]?.priority
+        }
+        if let joined, joined < priority { renders.raise(ticket, to: joined) }
     }
 
-    private func submit(_ request: RenditionRequest, claim: WorkerPool.Claim, priority: WorkPriority) {
+    private func submit(_ request: RenditionRequest, priority: WorkPriority) -> Lane.Ticket? {
         let key = request.key
-        renders.submit(WorkerPool.Job(
-            run: { [self] in
-                guard claim.take() else { return }
-                complete(key, with: produce(request))
-            },
-            cancel: { [self] in
-                guard claim.take() else { return }
-                complete(key, with: .failure(.unavailable(.stopping, reason: "the mount is stopping")))
-            }),
+        return renders.submit(Scheduler.Job(
+            run: { [self] in complete(key, with: produce(request)) },
+            cancel: { [self] in complete(key, with: .failure(.unavailable(.stopping, reason: "the mount is stopping"))) }),
             priority: priority)
     }
 
@@ -235,12 +243,12 @@ public final class RenditionPipeline: Sendable {
         }
     }
 
-    /// Runs a cache write on the writer thread; a failure is logged once and the mount goes on.
+    /// Runs a cache write on the writer's lane; a failure is logged once and the mount goes on.
     func write(_ body: @escaping @Sendable (RenditionStore) throws(DatabaseError) -> Void) {
-        writes.submit(WorkerPool.Job(run: { [self] in
+        writes.submit(Scheduler.Job(run: { [self] in
             guard let store = cache.store else { return }
             do throws(DatabaseError) { try body(store) } catch { noteStoreFailure(error) }
-        }, cancel: {}))
+        }))
     }
 
     private func noteStoreFailure(_ error: DatabaseError) {

@@ -1,4 +1,5 @@
 import Foundation
+import Posix
 
 /// One pool of memory shared by every render in the process, for whole-image buffers (the
 /// coefficients of progressive JPEGs, which libjpeg's `max_memory_to_use` cannot bound; HEIF and
@@ -6,13 +7,17 @@ import Foundation
 /// until others give memory back; one that needs more than the whole pool waits until it can run
 /// alone, holding all of it, and later requests queue behind it so it is not starved. Only a
 /// request over `ceiling` (what the machine cannot spare) is refused.
-public final class MemoryBudget: @unchecked Sendable {
+public final class MemoryBudget: Sendable {
     public let capacity: Int
     /// The most one render may ask for.
     public let ceiling: Int
-    private var available: Int
-    private var waitingToRunAlone = 0
-    private let condition = NSCondition()
+    private let pool: Locked<Pool>
+
+    private struct Pool {
+        var available: Int
+        /// Renders waiting to hold all of it: later ones queue behind them.
+        var waitingToRunAlone = 0
+    }
 
     /// Half of the machine's memory: a decode past it would push everything else out, or be killed.
     public static let halfOfPhysicalMemory = Int(clamping: ProcessInfo.processInfo.physicalMemory / 2)
@@ -20,7 +25,7 @@ public final class MemoryBudget: @unchecked Sendable {
     public init(bytes: Int, ceiling: Int = MemoryBudget.halfOfPhysicalMemory) {
         capacity = bytes
         self.ceiling = max(bytes, ceiling)
-        available = bytes
+        pool = Locked(Pool(available: bytes))
     }
 
     /// What a render holds. Not copyable, so it is given back exactly once: when its holder
@@ -44,29 +49,32 @@ public final class MemoryBudget: @unchecked Sendable {
         guard bytes <= ceiling else { throw .overCeiling }
         let held = min(bytes, capacity)
         let runsAlone = held == capacity
-        condition.lock()
-        defer { condition.unlock() }
-        if runsAlone { waitingToRunAlone += 1 }
-        defer { if runsAlone { waitingToRunAlone -= 1 } }
-        while available < held || (!runsAlone && waitingToRunAlone > 0) {
-            guard wait else { throw .busy }
-            condition.wait()
+        func fits(_ pool: Pool) -> Bool {
+            pool.available >= held && (runsAlone || pool.waitingToRunAlone == 0)
         }
-        available -= held
-        return Reservation(bytes: held, budget: self)
+        func take(_ pool: inout Pool) -> Reservation {
+            pool.available -= held
+            return Reservation(bytes: held, budget: self)
+        }
+        guard wait else {
+            return try pool.withLock { pool throws(Failure) in
+                guard fits(pool) else { throw .busy }
+                return take(&pool)
+            }
+        }
+        if runsAlone { pool.withLock { $0.waitingToRunAlone += 1 } }
+        return pool.withLock(when: fits) { pool in
+            if runsAlone { pool.waitingToRunAlone -= 1 }
+            return take(&pool)
+        }
     }
 
     private func giveBack(_ bytes: Int) {
-        condition.lock()
-        available += bytes
-        condition.broadcast()
-        condition.unlock()
+        pool.withLock { $0.available += bytes }
     }
 
     /// Memory not held by any render right now.
     public var unused: Int {
-        condition.lock()
-        defer { condition.unlock() }
-        return available
+        pool.withLock { $0.available }
     }
 }

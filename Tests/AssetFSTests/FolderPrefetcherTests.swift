@@ -16,7 +16,9 @@ struct FolderPrefetcherTests {
     @Test func everyFolderIsReadOnceAndComesBackAsRead() {
         // Locked (a pthread mutex), not Synchronization.Mutex, whose futex hand-off TSan does not model.
         let reads = Locked<[FilePath: Int]>([:])
-        let prefetcher = FolderPrefetcher(threads: 2, limit: 8) { folder in
+        let scheduler = Scheduler(threads: 2, name: "test")
+        defer { scheduler.shutdown() }
+        let prefetcher = FolderPrefetcher(scheduler: scheduler, threads: 2, limit: 8) { folder in
             reads.withLock { $0[folder, default: 0] += 1 }
             guard folder != FilePath("missing") else { return .failure(.notFound) }
             return .success(Self.listing(UInt64(folder.bytes.count)))
@@ -38,7 +40,9 @@ struct FolderPrefetcherTests {
     }
 
     @Test func finishingDropsWhatWasReadAheadAndStopsTheThreads() {
-        let prefetcher = FolderPrefetcher(threads: 2, limit: 4) { folder in .success(Self.listing(UInt64(folder.bytes.count))) }
+        let scheduler = Scheduler(threads: 2, name: "test")
+        defer { scheduler.shutdown() }
+        let prefetcher = FolderPrefetcher(scheduler: scheduler, threads: 2, limit: 4) { folder in .success(Self.listing(UInt64(folder.bytes.count))) }
         prefetcher.expect((1...10).map { FilePath("folder-\($0)") })
         prefetcher.finish()
         // After finish, a take still answers, read on the caller's thread.

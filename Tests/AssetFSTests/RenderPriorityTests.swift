@@ -8,7 +8,7 @@ import Testing
 @testable import AssetFS
 
 /// A render queued for `warm` that a person then asks for runs as soon as theirs would have: the
-/// more urgent caller queues it again in front (as Nuke raises a task to its most urgent subscriber).
+/// more urgent caller raises its queued job (as Nuke raises a task to its most urgent subscriber).
 @Suite struct RenderPriorityTests {
     /// Renders in the order asked, the first held until released.
     final class RecordingRenderer: RenditionMaking, Sendable {
@@ -36,9 +36,10 @@ import Testing
             RenditionRequest(root: root, photo: photos[Array(name.utf8)]!, spec: RenditionSpec(longestSide: 64))
         }
         let renderer = RecordingRenderer()
-        // One render thread: the order in which queued renders start is the order of their queues.
+        // One render at a time: the order in which queued renders start is the order of their priorities.
+        let scheduler = Scheduler(threads: 2, name: "test")
         let pipeline = RenditionPipeline(renderer: renderer, sourceFiles: SourceFiles(root: root, followSymlinks: false),
-                                         cache: .none, statistics: Statistics(), renderThreads: 1)
+                                         cache: .none, statistics: Statistics(), scheduler: scheduler, renderThreads: 1)
         let done = DispatchGroup()
         func size(_ name: String, _ priority: WorkPriority) {
             done.enter()
@@ -53,6 +54,7 @@ import Testing
         renderer.release()
         done.wait()
         pipeline.shutdown()
+        scheduler.shutdown()
         #expect(renderer.order == ["one.jpg", "two.jpg", "three.jpg"], "\(renderer.order)")
     }
 }
