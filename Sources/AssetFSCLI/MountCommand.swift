@@ -24,6 +24,18 @@ struct MountCommand {
             explicit: configuration.logFile, environment: ProcessEnvironment.variables(["XDG_STATE_HOME", "HOME"])).destination()
     }
 
+    /// What libfuse is given: the user's options, the source's name, and read-only. Alone, the
+    /// kernel checks the mode bits shown (SOURCE's) itself; with other users let in the daemon
+    /// decides for each request instead, by SOURCE's own rules (folders above it and ACLs
+    /// included), which no mode bits shown could express.
+    private func libfuseArguments(fsname: String) throws(UsageError) -> [String] {
+        let othersMayEnter = FUSEArguments.lets(otherUsersIn: arguments.libfuseArguments)
+        let libfuseArguments = ["assetfs", "-o", "fsname=\(fsname),subtype=assetfs"] + arguments.libfuseArguments.dropFirst()
+            + ["-o", "ro,nodev,nosuid" + (othersMayEnter ? "" : ",default_permissions")]
+        do { try FUSEMount.validate(libfuseArguments: libfuseArguments) } catch { throw UsageError(error.message) }
+        return libfuseArguments
+    }
+
     func run() throws(UsageError) -> Int32 {
         if arguments.showHelp { print(Help.text); return 0 }
         if arguments.showVersion { print(AssetFSCommand.version); return 0 }
@@ -34,14 +46,7 @@ struct MountCommand {
         let source = try Self.checkedSource(sourceArgument, offlineCatalog: configuration)
         try Self.checkMountpoint(mountpoint)
         Log.configure(destination: .standardError, debug: arguments.debug)
-        let fsname = realSourceName(source)
-        // Alone, the kernel checks the mode bits shown (SOURCE's) itself. With other users let in
-        // the daemon decides for each request instead, by SOURCE's own rules (folders above it and
-        // ACLs included), which no mode bits shown could express.
-        let othersMayEnter = FUSEArguments.lets(otherUsersIn: arguments.libfuseArguments)
-        let libfuseArguments = ["assetfs", "-o", "fsname=\(fsname),subtype=assetfs"] + arguments.libfuseArguments.dropFirst()
-            + ["-o", "ro,nodev,nosuid" + (othersMayEnter ? "" : ",default_permissions")]
-        do { try FUSEMount.validate(libfuseArguments: libfuseArguments) } catch { throw UsageError(error.message) }
+        let libfuseArguments = try libfuseArguments(fsname: realSourceName(source))
 
         let realSource = Self.realPath(source)
         let cachePath = configuration.cachePath(for: realSource)

@@ -41,43 +41,46 @@ extension CatalogStore {
             return db
         }
         // The catalog is derived from SOURCE: an older layout is dropped and scanned again.
-        try db.execute("""
-            BEGIN IMMEDIATE;
-            DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
-            DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes;
-            CREATE TABLE folders(
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                parent INTEGER,
-                relpath BLOB NOT NULL UNIQUE,
-                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL, mtime INTEGER NOT NULL,
-                album_name BLOB UNIQUE,
-                photo_count INTEGER NOT NULL DEFAULT 0,
-                skipped INTEGER NOT NULL DEFAULT 0);
-            CREATE INDEX folders_by_parent ON folders(parent);
-            CREATE TABLE photos(
-                id INTEGER PRIMARY KEY AUTOINCREMENT,
-                folder INTEGER NOT NULL,
-                file_name BLOB NOT NULL,
-                asset_name BLOB NOT NULL,
-                inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
-                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
-                version INTEGER NOT NULL DEFAULT 0,
-                format TEXT NOT NULL DEFAULT 'jpeg',
-                UNIQUE(folder, file_name), UNIQUE(folder, asset_name));
-            -- Files not shown, and why; a sidecar's change time (else 0).
-            CREATE TABLE skipped(folder INTEGER NOT NULL, file_name BLOB NOT NULL, reason TEXT NOT NULL,
-                stamp INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(folder, file_name)) WITHOUT ROWID;
-            -- Earlier versions of changed photos: a reader that opened one reads it on, or fails.
-            CREATE TABLE retired(
-                photo INTEGER NOT NULL, version INTEGER NOT NULL, relpath BLOB NOT NULL,
-                inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
-                uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
-                PRIMARY KEY(photo, version)) WITHOUT ROWID;
-            CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
-            \(Self.propertiesSchema)
-            PRAGMA user_version = \(Self.schemaVersion);
-            COMMIT;
-            """)
+        try db.execute(Self.freshSchema)
         return db
     }
+
+    /// The whole schema of this version, made from nothing in one transaction.
+    static let freshSchema = """
+        BEGIN IMMEDIATE;
+        DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
+        DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes;
+        CREATE TABLE folders(
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            parent INTEGER,
+            relpath BLOB NOT NULL UNIQUE,
+            uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL, mtime INTEGER NOT NULL,
+            album_name BLOB UNIQUE,
+            photo_count INTEGER NOT NULL DEFAULT 0,
+            skipped INTEGER NOT NULL DEFAULT 0);
+        CREATE INDEX folders_by_parent ON folders(parent);
+        CREATE TABLE photos(
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            folder INTEGER NOT NULL,
+            file_name BLOB NOT NULL,
+            asset_name BLOB NOT NULL,
+            inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
+            uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
+            version INTEGER NOT NULL DEFAULT 0,
+            format TEXT NOT NULL DEFAULT 'jpeg',
+            UNIQUE(folder, file_name), UNIQUE(folder, asset_name));
+        -- Files not shown, and why; a sidecar's change time (else 0).
+        CREATE TABLE skipped(folder INTEGER NOT NULL, file_name BLOB NOT NULL, reason TEXT NOT NULL,
+            stamp INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(folder, file_name)) WITHOUT ROWID;
+        -- Earlier versions of changed photos: a reader that opened one reads it on, or fails.
+        CREATE TABLE retired(
+            photo INTEGER NOT NULL, version INTEGER NOT NULL, relpath BLOB NOT NULL,
+            inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
+            uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
+            PRIMARY KEY(photo, version)) WITHOUT ROWID;
+        CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
+        \(CatalogStore.propertiesSchema)
+        PRAGMA user_version = \(CatalogStore.schemaVersion);
+        COMMIT;
+        """
 }
