@@ -140,9 +140,57 @@ AVX512 static void row_rgb_fives(const aresample_rgb_plan *plan, const float *in
     }
 }
 
+/* Two rows through the same groups: each group's weights are loaded and spread once for both
+   rows, two groups a step (four sums in flight). 2000 rows from 3000 to 1920 px: 6.6 ms against
+   8.1 a row at a time (medians of 12 alternating runs). */
+AVX512 static void rows_rgb_fives(const aresample_rgb_plan *plan, const float *input0, const float *input1,
+                                  float *out0, float *out1) {
+    const long taps = plan->taps;
+    long p = 0;
+    for (; p + 2 < plan->groups; p += 2) {  /* the last group, maybe partial, goes alone below */
+        const long a = plan->base[p] * 3, b = plan->base[p + 1] * 3;
+        const float *wa = plan->weights + 8 * taps * p, *wb = wa + 8 * taps;
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0, b0 = a0, b1 = a0;
+        for (long j = 0; j < taps; j++) {
+            __m512 weight_a = spread_five(wa + 8 * j), weight_b = spread_five(wb + 8 * j);
+            a0 = _mm512_add_ps(a0, _mm512_mul_ps(weight_a, _mm512_loadu_ps(input0 + a + 3 * j)));
+            a1 = _mm512_add_ps(a1, _mm512_mul_ps(weight_a, _mm512_loadu_ps(input1 + a + 3 * j)));
+            b0 = _mm512_add_ps(b0, _mm512_mul_ps(weight_b, _mm512_loadu_ps(input0 + b + 3 * j)));
+            b1 = _mm512_add_ps(b1, _mm512_mul_ps(weight_b, _mm512_loadu_ps(input1 + b + 3 * j)));
+        }
+        _mm512_mask_storeu_ps(out0 + 15 * p, (__mmask16)0x7fff, a0);
+        _mm512_mask_storeu_ps(out1 + 15 * p, (__mmask16)0x7fff, a1);
+        _mm512_mask_storeu_ps(out0 + 15 * (p + 1), (__mmask16)0x7fff, b0);
+        _mm512_mask_storeu_ps(out1 + 15 * (p + 1), (__mmask16)0x7fff, b1);
+    }
+    for (; p < plan->groups; p++) {
+        const long a = plan->base[p] * 3;
+        const float *w = plan->weights + 8 * taps * p;
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0;
+        for (long j = 0; j < taps; j++) {
+            __m512 weight = spread_five(w + 8 * j);
+            a0 = _mm512_add_ps(a0, _mm512_mul_ps(weight, _mm512_loadu_ps(input0 + a + 3 * j)));
+            a1 = _mm512_add_ps(a1, _mm512_mul_ps(weight, _mm512_loadu_ps(input1 + a + 3 * j)));
+        }
+        long pixels = plan->output_width - 5 * p < 5 ? plan->output_width - 5 * p : 5;
+        __mmask16 mask = (__mmask16)((1u << (3 * pixels)) - 1);
+        _mm512_mask_storeu_ps(out0 + 15 * p, mask, a0);
+        _mm512_mask_storeu_ps(out1 + 15 * p, mask, a1);
+    }
+}
+
 void aresample_row_rgb(const aresample_rgb_plan *plan, const float *input, float *out) {
     if (plan->group == 5) row_rgb_fives(plan, input, out);
     else row_rgb_pairs(plan, input, out);
+}
+
+void aresample_rows_rgb(const aresample_rgb_plan *plan, const float *input0, const float *input1, float *out0, float *out1) {
+    if (plan->group == 5) {
+        rows_rgb_fives(plan, input0, input1, out0, out1);
+    } else {
+        row_rgb_pairs(plan, input0, out0);
+        row_rgb_pairs(plan, input1, out1);
+    }
 }
 
 AVX2 long aresample_widen_avx2(const uint8_t *bytes, float *out, long count) {
@@ -227,6 +275,9 @@ void aresample_rgb_plan_reads(const aresample_rgb_plan *plan, long *first, long 
 }
 void aresample_row_rgb(const aresample_rgb_plan *plan, const float *input, float *out) {
     (void)plan; (void)input; (void)out;
+}
+void aresample_rows_rgb(const aresample_rgb_plan *plan, const float *input0, const float *input1, float *out0, float *out1) {
+    (void)plan; (void)input0; (void)input1; (void)out0; (void)out1;
 }
 long aresample_widen_avx2(const uint8_t *bytes, float *out, long count) {
     (void)bytes; (void)out; (void)count;
