@@ -23,7 +23,7 @@ struct StreamingResampler {
         precondition(channels >= 1 && min(inputSize.width, inputSize.height, outputSize.width, outputSize.height) >= 1,
                      "resampler: cannot resample \(inputSize) to \(outputSize) with \(channels) channels")
         horizontal = LanczosFilter(inputLength: inputSize.width, outputLength: outputSize.width)
-        vertical = LanczosFilter(inputLength: inputSize.height, outputLength: outputSize.height)
+        vertical = LanczosFilter(inputLength: inputSize.height, outputLength: outputSize.height, sharing: horizontal)
         // What the unchecked kernels rely on, checked once per render rather than once per sample.
         horizontal.validate(inputLength: inputSize.width)
         vertical.validate(inputLength: inputSize.height)
