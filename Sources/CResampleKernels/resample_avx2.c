@@ -108,30 +108,17 @@ AVX2 static void row_rgb_pairs(const aresample_rgb_plan *plan, const float *inpu
    multiplications and additions are separate instructions (intrinsics are not contracted to
    fused ones), so each pixel's sum has the bits of the AVX2 and portable passes. */
 #define AVX512 __attribute__((target("avx512f")))
-/* Two groups a step, each with its own sum: the second group's loads and multiplications fill the
-   wait for the first one's additions. 2000 rows from 3000 to 1920 px: 9.3 ms against 10.6 one
-   group at a time (medians of 20 alternating runs on a busy machine); four at a time took 15. */
 AVX512 static inline __m512 spread_five(const float *w) {
     /* slot m to lanes 3m..3m+2; lane 15 (the next pixel's red) is summed but not stored */
     const __m512i lanes = _mm512_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4);
     return _mm512_permutexvar_ps(lanes, _mm512_castps256_ps512(_mm256_loadu_ps(w)));
 }
 
+/* A row alone: the streaming resampler takes rows in pairs (below) but for an image's last row, or a
+   source's that ended early. */
 AVX512 static void row_rgb_fives(const aresample_rgb_plan *plan, const float *input, float *out) {
     const long taps = plan->taps;
-    long p = 0;
-    for (; p + 2 < plan->groups; p += 2) {  /* the last group, maybe partial, goes alone below */
-        const float *in0 = input + plan->base[p] * 3, *in1 = input + plan->base[p + 1] * 3;
-        const float *w0 = plan->weights + 8 * taps * p, *w1 = w0 + 8 * taps;
-        __m512 sum0 = _mm512_setzero_ps(), sum1 = sum0;
-        for (long j = 0; j < taps; j++) {
-            sum0 = _mm512_add_ps(sum0, _mm512_mul_ps(spread_five(w0 + 8 * j), _mm512_loadu_ps(in0 + 3 * j)));
-            sum1 = _mm512_add_ps(sum1, _mm512_mul_ps(spread_five(w1 + 8 * j), _mm512_loadu_ps(in1 + 3 * j)));
-        }
-        _mm512_mask_storeu_ps(out + 15 * p, (__mmask16)0x7fff, sum0);
-        _mm512_mask_storeu_ps(out + 15 * (p + 1), (__mmask16)0x7fff, sum1);
-    }
-    for (; p < plan->groups; p++) {
+    for (long p = 0; p < plan->groups; p++) {
         const float *in = input + plan->base[p] * 3, *w = plan->weights + 8 * taps * p;
         __m512 sum = _mm512_setzero_ps();
         for (long j = 0; j < taps; j++) sum = _mm512_add_ps(sum, _mm512_mul_ps(spread_five(w + 8 * j), _mm512_loadu_ps(in + 3 * j)));
@@ -141,8 +128,10 @@ AVX512 static void row_rgb_fives(const aresample_rgb_plan *plan, const float *in
 }
 
 /* Two rows through the same groups: each group's weights are loaded and spread once for both
-   rows, two groups a step (four sums in flight). 2000 rows from 3000 to 1920 px: 6.6 ms against
-   8.1 a row at a time (medians of 12 alternating runs). */
+   rows, two groups a step (four independent sums in flight). 2000 rows from 3000 to 1920 px:
+   6.6 ms against 8.1 two groups a row at a time and 10.6 one group a row at a time (clang -O3
+   harness, medians of 12-20 alternating runs); in a 1920 px render of the 24 MP photo, perf
+   samples of the horizontal pass fell 26% against one group a row at a time. */
 AVX512 static void rows_rgb_fives(const aresample_rgb_plan *plan, const float *input0, const float *input1,
                                   float *out0, float *out1) {
     const long taps = plan->taps;
@@ -208,37 +197,8 @@ AVX2 static inline __m256i quantize(__m256 v) {
     return _mm256_cvttps_epi32(_mm256_min_ps(v, _mm256_set1_ps(255.0f)));
 }
 
-AVX512 static inline __m128i quantize_sixteen(__m512 v) {
-    v = _mm512_max_ps(_mm512_add_ps(v, _mm512_set1_ps(0.5f)), _mm512_setzero_ps());
-    /* 0...255 already: the saturating narrowing changes nothing */
-    return _mm512_cvtusepi32_epi8(_mm512_cvttps_epi32(_mm512_min_ps(v, _mm512_set1_ps(255.0f))));
-}
-
-/* The AVX2 loop below 16 lanes wide: 64 samples a step, the same operations on each (clang does not
-   fuse the intrinsics' multiplications and additions: the bits stay those of the AVX2 and portable
-   code). 1280 rows of a 1920 px rendition: 3.3 ms against 3.9 (medians as above). */
-AVX512 static long columns_avx512(const float *const *rows, const float *weights, long count, long length, uint8_t *out) {
-    long i = 0;
-    for (; i + 64 <= length; i += 64) {
-        __m512 s0 = _mm512_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
-        for (long k = 0; k < count; k++) {
-            __m512 w = _mm512_set1_ps(weights[k]);
-            const float *row = rows[k] + i;
-            s0 = _mm512_add_ps(s0, _mm512_mul_ps(w, _mm512_loadu_ps(row)));
-            s1 = _mm512_add_ps(s1, _mm512_mul_ps(w, _mm512_loadu_ps(row + 16)));
-            s2 = _mm512_add_ps(s2, _mm512_mul_ps(w, _mm512_loadu_ps(row + 32)));
-            s3 = _mm512_add_ps(s3, _mm512_mul_ps(w, _mm512_loadu_ps(row + 48)));
-        }
-        _mm_storeu_si128((__m128i *)(out + i), quantize_sixteen(s0));
-        _mm_storeu_si128((__m128i *)(out + i + 16), quantize_sixteen(s1));
-        _mm_storeu_si128((__m128i *)(out + i + 32), quantize_sixteen(s2));
-        _mm_storeu_si128((__m128i *)(out + i + 48), quantize_sixteen(s3));
-    }
-    return i;
-}
-
 AVX2 long aresample_columns_avx2(const float *const *rows, const float *weights, long count, long length, uint8_t *out) {
-    long i = __builtin_cpu_supports("avx512f") ? columns_avx512(rows, weights, count, length, out) : 0;
+    long i = 0;
     for (; i + 32 <= length; i += 32) {
         __m256 s0 = _mm256_setzero_ps(), s1 = s0, s2 = s0, s3 = s0;
         for (long k = 0; k < count; k++) {
