@@ -31,10 +31,12 @@ let package = Package(
         .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
         .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
         .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
-        .target(name: "CTIFF", linkerSettings: [.linkedLibrary("tiff")]),
-        .target(name: "CLoadOnFirstUse", linkerSettings: [.linkedLibrary("dl")]),  // dlopen for CHEIF and CVideo
-        .target(name: "CHEIF", dependencies: ["CLoadOnFirstUse"]),  // libheif: loaded on first use
-        .target(name: "CRaw", linkerSettings: [.linkedLibrary("raw_r")]),
+        .target(name: "CLoadOnFirstUse", linkerSettings: [.linkedLibrary("dl")]),  // dlopen for the four below
+        // libtiff, libheif and LibRaw: loaded on first use, like FFmpeg below. Linked, libtiff and LibRaw
+        // brought nine more libraries to every start of assetfs (every `render` of a JPEG).
+        .target(name: "CTIFF", dependencies: ["CLoadOnFirstUse"]),
+        .target(name: "CHEIF", dependencies: ["CLoadOnFirstUse"]),
+        .target(name: "CRaw", dependencies: ["CLoadOnFirstUse"]),
         // Videos (issue 20): FFmpeg 5.1's demuxers, decoders and scaler, read through our own I/O,
         // loaded on first use (dlopen) like libheif: linked, they were 115 more libraries at every start.
         .target(name: "CVideo", dependencies: ["CLoadOnFirstUse"]),

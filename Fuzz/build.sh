@@ -7,7 +7,7 @@
 # SwiftPM cannot build a libFuzzer target (it would need -sanitize=fuzzer on one product only and
 # no main), so this compiles the sources by hand, in dependency order, one module at a time:
 #   CJPEG, CLCMS, CPNG, CWebP, CGIF, CTIFF, CHEIF, CRaw, CVideo, CResampleKernels (AVX2 kernels),
-#   CLoadOnFirstUse (dlopen for CHEIF and CVideo)
+#   CLoadOnFirstUse (dlopen for CTIFF, CHEIF, CRaw and CVideo; the fuzzer links their libraries all the same)
 #               clang -fsanitize=fuzzer-no-link,address (coverage + ASan on our C bridges)
 #   Posix       swiftc -sanitize=fuzzer,address -emit-module  -> Posix.swiftmodule + Posix.o
 #   Containers, PhotoSource, Video (FFmpeg's reader), PhotoProperties: the same, in that order

@@ -22,10 +22,15 @@
 # untimed warm-up each (which also leaves the outputs measured for PSNR). Every encoder writes quality 85.
 # Generated files live in bench/out/render/ (gitignored); the corpus is cached there between runs.
 #
-# Last run (issue 21, 24 MP baseline, median of 5, one core, the 2-core machine 99% busy with other
-# work): 256 px 1.07x and 1920 px 1.31x the djpeg floor (1.07x and 1.36x by CPU time); with less
-# load, minutes apart, 1920 px 1.27x (1.31x) with the AVX-512 horizontal pass and the rows read
-# where libjpeg wrote them, 1.36x (1.37x) without. README's performance table has the whole run.
+# Last run (issue 21, end of branch speed-21: two rows a horizontal pass, libtiff/LibRaw on first
+# use; median of 5, one core, the 2-core machine 100% busy with other work, load average 3.5-4.4):
+# 24 MP baseline 256 px 0.98x and 1920 px 1.24x the djpeg floor (0.98x and 1.22x by CPU time);
+# 24 MP progressive 0.97x / 1.05x, 100 MP 0.99x / 0.93x. Runs of this script minutes apart on the
+# same binary gave 1920 px anywhere from 1.22x to 1.40x, so main's binary and this one were also
+# timed side by side (perf stat, each round djpeg then main then this, 40 rounds, medians, load
+# average 2-2.4): 1920 px 1.29x -> 1.22x wall (1.29x -> 1.22x CPU), 256 px 1.02x -> 0.99x (0.98x
+# both by CPU).
+# README's performance table has the whole run.
 set -euo pipefail
 export LC_ALL=C   # a '.' in $EPOCHREALTIME and in printf's numbers
 

@@ -9,6 +9,66 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* LibRaw is loaded on first use (dlopen), not linked, like libheif and libtiff (whose comment has
+ * the start-up this saves every `render` of a JPEG): it brings libgomp along. A machine without it
+ * still shows other photos; a RAW then fails with the reason. */
+#include "load_on_first_use.h"
+
+#define LIBRAW_FUNCTIONS(X) \
+    X(libraw_close) \
+    X(libraw_dcraw_clear_mem) \
+    X(libraw_dcraw_make_mem_image) \
+    X(libraw_dcraw_process) \
+    X(libraw_init) \
+    X(libraw_open_buffer) \
+    X(libraw_open_file_ex) \
+    X(libraw_recycle) \
+    X(libraw_set_dataerror_handler) \
+    X(libraw_strerror) \
+    X(libraw_unpack) \
+    X(libraw_unpack_thumb) \
+    X(libraw_version)
+
+static struct {
+#define DECLARE(name) __typeof__(&name) name;
+    LIBRAW_FUNCTIONS(DECLARE)
+#undef DECLARE
+} libraw;
+static char libraw_unavailable[256];
+
+static void load_libraw(void) {
+    /* The soname of the version compiled against (LibRaw changes its ABI with every minor version). */
+    char soname[32];
+    snprintf(soname, sizeof soname, "libraw_r.so.%d", LIBRAW_SHLIB_CURRENT);
+    void *library = load_library(soname, "LibRaw", libraw_unavailable, sizeof libraw_unavailable);
+    if (!library) return;
+#define RESOLVE(name) \
+    if (!(libraw.name = (__typeof__(libraw.name))load_function(library, #name, "LibRaw", libraw_unavailable, \
+                                                                sizeof libraw_unavailable))) return;
+    LIBRAW_FUNCTIONS(RESOLVE)
+#undef RESOLVE
+}
+
+const char *araw_unavailable(void) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    return loaded_once(&once, load_libraw, libraw_unavailable);
+}
+
+/* Below, every LibRaw function is the one loaded. */
+#define libraw_close libraw.libraw_close
+#define libraw_dcraw_clear_mem libraw.libraw_dcraw_clear_mem
+#define libraw_dcraw_make_mem_image libraw.libraw_dcraw_make_mem_image
+#define libraw_dcraw_process libraw.libraw_dcraw_process
+#define libraw_init libraw.libraw_init
+#define libraw_open_buffer libraw.libraw_open_buffer
+#define libraw_open_file_ex libraw.libraw_open_file_ex
+#define libraw_recycle libraw.libraw_recycle
+#define libraw_set_dataerror_handler libraw.libraw_set_dataerror_handler
+#define libraw_strerror libraw.libraw_strerror
+#define libraw_unpack libraw.libraw_unpack
+#define libraw_unpack_thumb libraw.libraw_unpack_thumb
+#define libraw_version libraw.libraw_version
+
 struct araw_decoder {
     libraw_data_t *raw;
     libraw_output_params_t params; /* the handle's parameters when it was taken, given back with it */
@@ -48,6 +108,7 @@ static void close_spare(void *raw) { libraw_close(raw); }
 static void make_spare_key(void) { spare_usable = pthread_key_create(&spare_key, close_spare) == 0; }
 
 araw_decoder *araw_decoder_new(void) {
+    if (araw_unavailable()) return NULL;
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, make_spare_key);
     araw_decoder *d = calloc(1, sizeof *d);
@@ -178,4 +239,4 @@ int araw_decode_half(araw_decoder *d, const uint8_t **pixels, int *width, int *h
     return 0;
 }
 
-const char *araw_version(void) { return libraw_version(); }
+const char *araw_version(void) { return araw_unavailable() ? "unavailable" : libraw_version(); }

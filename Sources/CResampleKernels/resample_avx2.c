@@ -108,25 +108,78 @@ AVX2 static void row_rgb_pairs(const aresample_rgb_plan *plan, const float *inpu
    multiplications and additions are separate instructions (intrinsics are not contracted to
    fused ones), so each pixel's sum has the bits of the AVX2 and portable passes. */
 #define AVX512 __attribute__((target("avx512f")))
-AVX512 static void row_rgb_fives(const aresample_rgb_plan *plan, const float *input, float *out) {
+AVX512 static inline __m512 spread_five(const float *w) {
     /* slot m to lanes 3m..3m+2; lane 15 (the next pixel's red) is summed but not stored */
     const __m512i lanes = _mm512_setr_epi32(0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 4);
+    return _mm512_permutexvar_ps(lanes, _mm512_castps256_ps512(_mm256_loadu_ps(w)));
+}
+
+/* A row alone: the streaming resampler takes rows in pairs (below) but for an image's last row, or a
+   source's that ended early. */
+AVX512 static void row_rgb_fives(const aresample_rgb_plan *plan, const float *input, float *out) {
     const long taps = plan->taps;
     for (long p = 0; p < plan->groups; p++) {
         const float *in = input + plan->base[p] * 3, *w = plan->weights + 8 * taps * p;
         __m512 sum = _mm512_setzero_ps();
-        for (long j = 0; j < taps; j++) {
-            __m512 weight = _mm512_permutexvar_ps(lanes, _mm512_castps256_ps512(_mm256_loadu_ps(w + 8 * j)));
-            sum = _mm512_add_ps(sum, _mm512_mul_ps(weight, _mm512_loadu_ps(in + 3 * j)));
-        }
+        for (long j = 0; j < taps; j++) sum = _mm512_add_ps(sum, _mm512_mul_ps(spread_five(w + 8 * j), _mm512_loadu_ps(in + 3 * j)));
         long pixels = plan->output_width - 5 * p < 5 ? plan->output_width - 5 * p : 5;
         _mm512_mask_storeu_ps(out + 15 * p, (__mmask16)((1u << (3 * pixels)) - 1), sum);
+    }
+}
+
+/* Two rows through the same groups: each group's weights are loaded and spread once for both
+   rows, two groups a step (four independent sums in flight). 2000 rows from 3000 to 1920 px:
+   6.6 ms against 8.1 two groups a row at a time and 10.6 one group a row at a time (clang -O3
+   harness, medians of 12-20 alternating runs); in a 1920 px render of the 24 MP photo, perf
+   samples of the horizontal pass fell 26% against one group a row at a time. */
+AVX512 static void rows_rgb_fives(const aresample_rgb_plan *plan, const float *input0, const float *input1,
+                                  float *out0, float *out1) {
+    const long taps = plan->taps;
+    long p = 0;
+    for (; p + 2 < plan->groups; p += 2) {  /* the last group, maybe partial, goes alone below */
+        const long a = plan->base[p] * 3, b = plan->base[p + 1] * 3;
+        const float *wa = plan->weights + 8 * taps * p, *wb = wa + 8 * taps;
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0, b0 = a0, b1 = a0;
+        for (long j = 0; j < taps; j++) {
+            __m512 weight_a = spread_five(wa + 8 * j), weight_b = spread_five(wb + 8 * j);
+            a0 = _mm512_add_ps(a0, _mm512_mul_ps(weight_a, _mm512_loadu_ps(input0 + a + 3 * j)));
+            a1 = _mm512_add_ps(a1, _mm512_mul_ps(weight_a, _mm512_loadu_ps(input1 + a + 3 * j)));
+            b0 = _mm512_add_ps(b0, _mm512_mul_ps(weight_b, _mm512_loadu_ps(input0 + b + 3 * j)));
+            b1 = _mm512_add_ps(b1, _mm512_mul_ps(weight_b, _mm512_loadu_ps(input1 + b + 3 * j)));
+        }
+        _mm512_mask_storeu_ps(out0 + 15 * p, (__mmask16)0x7fff, a0);
+        _mm512_mask_storeu_ps(out1 + 15 * p, (__mmask16)0x7fff, a1);
+        _mm512_mask_storeu_ps(out0 + 15 * (p + 1), (__mmask16)0x7fff, b0);
+        _mm512_mask_storeu_ps(out1 + 15 * (p + 1), (__mmask16)0x7fff, b1);
+    }
+    for (; p < plan->groups; p++) {
+        const long a = plan->base[p] * 3;
+        const float *w = plan->weights + 8 * taps * p;
+        __m512 a0 = _mm512_setzero_ps(), a1 = a0;
+        for (long j = 0; j < taps; j++) {
+            __m512 weight = spread_five(w + 8 * j);
+            a0 = _mm512_add_ps(a0, _mm512_mul_ps(weight, _mm512_loadu_ps(input0 + a + 3 * j)));
+            a1 = _mm512_add_ps(a1, _mm512_mul_ps(weight, _mm512_loadu_ps(input1 + a + 3 * j)));
+        }
+        long pixels = plan->output_width - 5 * p < 5 ? plan->output_width - 5 * p : 5;
+        __mmask16 mask = (__mmask16)((1u << (3 * pixels)) - 1);
+        _mm512_mask_storeu_ps(out0 + 15 * p, mask, a0);
+        _mm512_mask_storeu_ps(out1 + 15 * p, mask, a1);
     }
 }
 
 void aresample_row_rgb(const aresample_rgb_plan *plan, const float *input, float *out) {
     if (plan->group == 5) row_rgb_fives(plan, input, out);
     else row_rgb_pairs(plan, input, out);
+}
+
+void aresample_rows_rgb(const aresample_rgb_plan *plan, const float *input0, const float *input1, float *out0, float *out1) {
+    if (plan->group == 5) {
+        rows_rgb_fives(plan, input0, input1, out0, out1);
+    } else {
+        row_rgb_pairs(plan, input0, out0);
+        row_rgb_pairs(plan, input1, out1);
+    }
 }
 
 AVX2 long aresample_widen_avx2(const uint8_t *bytes, float *out, long count) {
@@ -182,6 +235,9 @@ void aresample_rgb_plan_reads(const aresample_rgb_plan *plan, long *first, long 
 }
 void aresample_row_rgb(const aresample_rgb_plan *plan, const float *input, float *out) {
     (void)plan; (void)input; (void)out;
+}
+void aresample_rows_rgb(const aresample_rgb_plan *plan, const float *input0, const float *input1, float *out0, float *out1) {
+    (void)plan; (void)input0; (void)input1; (void)out0; (void)out1;
 }
 long aresample_widen_avx2(const uint8_t *bytes, float *out, long count) {
     (void)bytes; (void)out; (void)count;

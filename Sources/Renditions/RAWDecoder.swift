@@ -25,7 +25,9 @@ final class RAWDecoder {
     /// Opens the file through /proc/self/fd (LibRaw reads by path), so the descriptor's file is
     /// read whatever its name now is. `inMemoryLimit`: the largest file parsed from memory.
     init(file: FileDescriptor, path: String, inMemoryLimit: Int = RAWDecoder.inMemoryBytes) throws(RenditionError) {
-        guard let decoder = araw_decoder_new() else { throw RenditionError(.unreadable, path: path, reason: "out of memory") }
+        guard let decoder = araw_decoder_new() else {
+            throw RenditionError(.unreadable, path: path, reason: araw_unavailable().map { String(cString: $0) } ?? "out of memory")
+        }
         self.decoder = decoder
         self.path = path
         var h = araw_header()

@@ -2,9 +2,10 @@ import Containers
 import RenditionsKernels
 
 /// Resamples an image that arrives one row at a time, top to bottom, into `output`:
-/// each input row is filtered horizontally as it comes, and only the few filtered rows the
-/// vertical filter still needs are kept (a ring of `widestSpan` rows), and each output row goes
-/// out as soon as it is made. Memory is that ring and a few rows, whatever the input's size.
+/// each input row is filtered horizontally as it comes (or two together), and only the few
+/// filtered rows the vertical filter still needs are kept (a ring of `widestSpan` rows, one more
+/// when rows are filtered in pairs), and each output row goes out as soon as it is made. Memory
+/// is that ring and a few rows, whatever the input's size.
 ///
 /// The two passes (horizontal, and vertical with the rounding to bytes) are in
 /// `RenditionsKernels`, built -Ounchecked and vectorised; they trust the sizes and filter taps
@@ -23,7 +24,7 @@ struct StreamingResampler {
         precondition(channels >= 1 && min(inputSize.width, inputSize.height, outputSize.width, outputSize.height) >= 1,
                      "resampler: cannot resample \(inputSize) to \(outputSize) with \(channels) channels")
         horizontal = LanczosFilter(inputLength: inputSize.width, outputLength: outputSize.width)
-        vertical = LanczosFilter(inputLength: inputSize.height, outputLength: outputSize.height)
+        vertical = LanczosFilter(inputLength: inputSize.height, outputLength: outputSize.height, sharing: horizontal)
         // What the unchecked kernels rely on, checked once per render rather than once per sample.
         horizontal.validate(inputLength: inputSize.width)
         vertical.validate(inputLength: inputSize.height)
@@ -38,14 +39,7 @@ struct StreamingResampler {
                        emit: (UnsafeMutablePointer<UInt8>) throws(E) -> Void) throws(E) {
         let c = channels
         let outRowLength = outputSize.width * c
-        let ringRows = vertical.widestSpan
-        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * outRowLength)
-        defer { ring.deallocate() }
-        let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.maxTaps)
-        defer { taps.deallocate() }
-        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: outRowLength)
-        defer { output.deallocate() }
-        let plan = c == 3 ? horizontal.starts.withUnsafeBufferPointer { starts in
+        let plan = channels == 3 ? horizontal.starts.withUnsafeBufferPointer { starts in
             horizontal.counts.withUnsafeBufferPointer { counts in
                 horizontal.weights.withUnsafeBufferPointer { weights in
                     RGBRowPlan(outputWidth: outputSize.width, starts: starts.baseAddress!, counts: counts.baseAddress!,
@@ -53,17 +47,29 @@ struct StreamingResampler {
                 }
             }
         } : nil
+        // With a plan, rows go through the horizontal pass two at a time (`resampleRows`), the
+        // second maybe one ahead of what the vertical pass needs yet: one more row in the ring.
+        let ringRows = vertical.widestSpan + (plan == nil ? 0 : 1)
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: ringRows * outRowLength)
+        defer { ring.deallocate() }
+        let taps = UnsafeMutablePointer<UnsafePointer<Float>>.allocate(capacity: vertical.maxTaps)
+        defer { taps.deallocate() }
+        let output = UnsafeMutablePointer<UInt8>.allocate(capacity: outRowLength)
+        defer { output.deallocate() }
         // Zeros around the row: the portable horizontal kernel reads RGB as 4-lane vectors, to
         // `maxTaps` pixels from each output pixel's first tap (weights past its own taps are 0);
         // the AVX2 and AVX-512 ones as their plan says.
         let inputLength = inputSize.width * c
         let before = max(0, -(plan?.reads.lowerBound ?? 0))
         let after = max(horizontal.maxTaps * c + 4, (plan?.reads.upperBound ?? 0) - inputLength)
-        let samplesBuffer = UnsafeMutablePointer<Float>.allocate(capacity: before + inputLength + after)
+        let paddedLength = before + inputLength + after
+        let samplesBuffer = UnsafeMutablePointer<Float>.allocate(capacity: (plan == nil ? 1 : 2) * paddedLength)
         defer { samplesBuffer.deallocate() }
-        let samples = samplesBuffer + before
-        samplesBuffer.initialize(repeating: 0, count: before)
-        (samples + inputLength).initialize(repeating: 0, count: after)
+        let samples = samplesBuffer + before, nextSamples = samples + paddedLength  // (the second row's: with a plan only)
+        for row in 0..<(plan == nil ? 1 : 2) {
+            (samplesBuffer + row * paddedLength).initialize(repeating: 0, count: before)
+            (samples + row * paddedLength + inputLength).initialize(repeating: 0, count: after)
+        }
 
         var rowsRead = 0
         var lastGood = -1
@@ -73,6 +79,13 @@ struct StreamingResampler {
                 let slot = ring + (rowsRead % ringRows) * outRowLength
                 if lastGood == rowsRead - 1, let input = try nextRow() {
                     widen(input, into: samples, count: inputLength)
+                    if let plan, rowsRead + 1 < inputSize.height, let next = try nextRow() {
+                        widen(next, into: nextSamples, count: inputLength)
+                        resampleRows(samples, nextSamples, into: slot, ring + ((rowsRead + 1) % ringRows) * outRowLength, plan: plan)
+                        lastGood = rowsRead + 1
+                        rowsRead += 2
+                        continue
+                    }
                     filterRow(samples, into: slot, plan: plan)
                     lastGood = rowsRead
                 } else {

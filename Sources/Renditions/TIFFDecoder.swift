@@ -14,7 +14,9 @@ final class TIFFDecoder: RowSource {
     let bandBytes: Int
 
     init(file: FileDescriptor, path: String) throws(RenditionError) {
-        guard let decoder = atiff_decoder_new(file.rawValue) else { throw RenditionError(.unreadable, path: path, reason: "out of memory") }
+        guard let decoder = atiff_decoder_new(file.rawValue) else {
+            throw RenditionError(.unreadable, path: path, reason: atiff_unavailable().map { String(cString: $0) } ?? "out of memory")
+        }
         self.decoder = decoder
         self.path = path
         var header = atiff_header()

@@ -104,6 +104,13 @@ public func resampleRow(_ input: UnsafePointer<Float>, into out: UnsafeMutablePo
     }
 }
 
+/// `resampleRow` of two rows with the same tables, through `plan` (three channels): the same bits
+/// as one row at a time, the AVX-512 pass reading each weight once for both rows.
+public func resampleRows(_ first: UnsafePointer<Float>, _ second: UnsafePointer<Float>, into firstOut: UnsafeMutablePointer<Float>,
+                         _ secondOut: UnsafeMutablePointer<Float>, plan: RGBRowPlan) {
+    aresample_rows_rgb(plan.plan, first, second, firstOut, secondOut)
+}
+
 /// `count` bytes as floats: each input sample becomes a Float once, not once per tap.
 public func widen(_ bytes: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<Float>, count: Int) {
     var i = avx2 ? aresample_widen_avx2(bytes, out, count) : 0

@@ -25,6 +25,18 @@ import Testing
         #expect(filter.maxTaps == 1 && filter.widestSpan == 1)
     }
 
+    /// Taps copied from the other axis's filter (where both shrink by the same ratio) are the ones
+    /// the filter computes alone: at either end, whichever input is the shorter, with another ratio.
+    @Test(arguments: [[2000, 1280, 3000, 1920], [3000, 1920, 2000, 1280], [750, 256, 500, 171], [40, 20, 4000, 2000],
+                      [64, 64, 32, 32], [3, 7, 6, 14]])
+    func sharingTheOtherAxisChangesNoTap(sizes: [Int]) {
+        let other = LanczosFilter(inputLength: sizes[2], outputLength: sizes[3])
+        let shared = LanczosFilter(inputLength: sizes[0], outputLength: sizes[1], sharing: other)
+        let alone = LanczosFilter(inputLength: sizes[0], outputLength: sizes[1])
+        #expect(shared.starts == alone.starts && shared.counts == alone.counts && shared.weights == alone.weights)
+        #expect(shared.maxTaps == alone.maxTaps && shared.widestSpan == alone.widestSpan)
+    }
+
     @Test func kernelIsLanczos3() {
         #expect(LanczosFilter.lanczos3(0) == 1)
         for x in [1.0, 2.0, -1.0, -2.0, 3.0, -3.0, 3.5] { #expect(abs(LanczosFilter.lanczos3(x)) < 1e-12) }

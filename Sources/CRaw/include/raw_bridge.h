@@ -21,6 +21,9 @@ typedef struct {
     int adobe_rgb;           /* the RAW's EXIF says Adobe RGB (its previews are coded in it) */
 } araw_header;
 
+/* Why LibRaw (loaded on first use) cannot be used, or NULL when it can. */
+const char *araw_unavailable(void);
+/* NULL when out of memory or LibRaw is unavailable. */
 araw_decoder *araw_decoder_new(void);
 void araw_decoder_free(araw_decoder *d);
 const char *araw_error(const araw_decoder *d);

@@ -29,6 +29,8 @@ void aresample_rgb_plan_free(aresample_rgb_plan *plan);
 void aresample_rgb_plan_reads(const aresample_rgb_plan *plan, long *first, long *end);
 /* Writes output_width * 3 samples. */
 void aresample_row_rgb(const aresample_rgb_plan *plan, const float *input, float *out);
+/* Two rows at once, the same as a row at a time (the AVX-512 pass reads the weights once for both). */
+void aresample_rows_rgb(const aresample_rgb_plan *plan, const float *input0, const float *input1, float *out0, float *out1);
 
 /* Bytes to floats for the first samples in blocks of 32; returns how many it made (a multiple
  * of 32), the caller makes the rest. */

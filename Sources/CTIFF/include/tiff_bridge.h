@@ -18,6 +18,9 @@ typedef struct {
     uint64_t band_bytes;/* memory one band takes: its RGBA raster plus libtiff's strip/tile buffer */
 } atiff_header;
 
+/* Why libtiff (loaded on first use) cannot be used, or NULL when it can. */
+const char *atiff_unavailable(void);
+/* NULL when out of memory or libtiff is unavailable. */
 atiff_decoder *atiff_decoder_new(int fd);
 void atiff_decoder_free(atiff_decoder *d);
 const char *atiff_error(const atiff_decoder *d);
