@@ -22,15 +22,12 @@
 # untimed warm-up each (which also leaves the outputs measured for PSNR). Every encoder writes quality 85.
 # Generated files live in bench/out/render/ (gitignored); the corpus is cached there between runs.
 #
-# Last run (issue 21, end of branch speed-21: two rows a horizontal pass, libtiff/LibRaw on first
-# use; median of 5, one core, the 2-core machine 100% busy with other work, load average 3.5-4.4):
-# 24 MP baseline 256 px 0.98x and 1920 px 1.24x the djpeg floor (0.98x and 1.22x by CPU time);
-# 24 MP progressive 0.97x / 1.05x, 100 MP 0.99x / 0.93x. Runs of this script minutes apart on the
-# same binary gave 1920 px anywhere from 1.22x to 1.40x, so main's binary and this one were also
-# timed side by side (perf stat, each round djpeg then main then this, 40 rounds, medians, load
-# average 2-2.4): 1920 px 1.29x -> 1.22x wall (1.29x -> 1.22x CPU), 256 px 1.02x -> 0.99x (0.98x
-# both by CPU).
-# README's performance table has the whole run.
+# Last run (issue 21, main after merging speed-21; median of 5, one core, the machine otherwise
+# idle: 50% busy, load average about 1): 24 MP baseline 256 px 1.00x and 1920 px 1.21x the djpeg
+# floor (0.98x and 1.23x by CPU time); 24 MP progressive 1.06x / 1.04x, 100 MP 0.97x / 1.13x,
+# 400 MP 0.93x / 1.06x; PSNR 30.984 / 35.414 dB; at most +3.5 MiB over --version. Runs minutes apart
+# on a busy machine gave 1920 px anywhere from 1.22x to 1.40x on one binary; side by side (perf
+# stat, 40 rounds) the binary before speed-21 and after: 1920 px 1.29x -> 1.22x, 256 px 1.02x -> 0.99x.
 set -euo pipefail
 export LC_ALL=C   # a '.' in $EPOCHREALTIME and in printf's numbers
 
