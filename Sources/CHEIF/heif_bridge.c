@@ -58,17 +58,12 @@ static void load_libheif(void) {
     snprintf(soname, sizeof soname, "libheif.so.%d", LIBHEIF_NUMERIC_VERSION >> 24);
     void *library = load_library(soname, "libheif", libheif_unavailable, sizeof libheif_unavailable);
     if (!library) return;
-#define RESOLVE(name) \
-    if (!(libheif.name = (__typeof__(libheif.name))load_function(library, #name, "libheif", libheif_unavailable, \
-                                                                 sizeof libheif_unavailable))) return;
+#define RESOLVE(name) LOAD_FUNCTION_INTO(libheif, library, name, "libheif", libheif_unavailable)
     LIBHEIF_FUNCTIONS(RESOLVE)
 #undef RESOLVE
 }
 
-const char *aheif_unavailable(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    return loaded_once(&once, load_libheif, libheif_unavailable);
-}
+DEFINE_LOADED_ONCE(aheif_unavailable, load_libheif, libheif_unavailable)
 
 /* Below, every libheif function is the one loaded. */
 #define heif_context_alloc libheif.heif_context_alloc

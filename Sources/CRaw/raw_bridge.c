@@ -42,17 +42,12 @@ static void load_libraw(void) {
     snprintf(soname, sizeof soname, "libraw_r.so.%d", LIBRAW_SHLIB_CURRENT);
     void *library = load_library(soname, "LibRaw", libraw_unavailable, sizeof libraw_unavailable);
     if (!library) return;
-#define RESOLVE(name) \
-    if (!(libraw.name = (__typeof__(libraw.name))load_function(library, #name, "LibRaw", libraw_unavailable, \
-                                                                sizeof libraw_unavailable))) return;
+#define RESOLVE(name) LOAD_FUNCTION_INTO(libraw, library, name, "LibRaw", libraw_unavailable)
     LIBRAW_FUNCTIONS(RESOLVE)
 #undef RESOLVE
 }
 
-const char *araw_unavailable(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    return loaded_once(&once, load_libraw, libraw_unavailable);
-}
+DEFINE_LOADED_ONCE(araw_unavailable, load_libraw, libraw_unavailable)
 
 /* Below, every LibRaw function is the one loaded. */
 #define libraw_close libraw.libraw_close

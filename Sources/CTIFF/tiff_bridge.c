@@ -45,17 +45,12 @@ static void load_libtiff(void) {
     /* The soname of libtiff 4.5 and later (TIFFOpenOptions came with 4.5). */
     void *library = load_library("libtiff.so.6", "libtiff", libtiff_unavailable, sizeof libtiff_unavailable);
     if (!library) return;
-#define RESOLVE(name) \
-    if (!(libtiff.name = (__typeof__(libtiff.name))load_function(library, #name, "libtiff", libtiff_unavailable, \
-                                                                 sizeof libtiff_unavailable))) return;
+#define RESOLVE(name) LOAD_FUNCTION_INTO(libtiff, library, name, "libtiff", libtiff_unavailable)
     LIBTIFF_FUNCTIONS(RESOLVE)
 #undef RESOLVE
 }
 
-const char *atiff_unavailable(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    return loaded_once(&once, load_libtiff, libtiff_unavailable);
-}
+DEFINE_LOADED_ONCE(atiff_unavailable, load_libtiff, libtiff_unavailable)
 
 /* Below, every libtiff function is the one loaded. */
 #define TIFFClientOpenExt libtiff.TIFFClientOpenExt

@@ -86,9 +86,7 @@ static void load_ffmpeg(void) {
     if (!library) return;
     LOAD(avutil, AVUTIL) LOAD(swscale, SWSCALE) LOAD(avcodec, AVCODEC) LOAD(avformat, AVFORMAT)
 #undef LOAD
-#define RESOLVE(library, name) \
-    if (!(ffmpeg.name = (__typeof__(ffmpeg.name))load_function(library, #name, "FFmpeg", ffmpeg_unavailable, \
-                                                               sizeof ffmpeg_unavailable))) return;
+#define RESOLVE(library, name) LOAD_FUNCTION_INTO(ffmpeg, library, name, "FFmpeg", ffmpeg_unavailable)
     FFMPEG_FUNCTIONS(RESOLVE)
 #undef RESOLVE
     ffmpeg.av_log_set_level(AV_LOG_QUIET);  /* FFmpeg logs to stderr by default; errors are returned instead */
@@ -98,10 +96,7 @@ static void load_ffmpeg(void) {
     ffmpeg.av_max_alloc(256u << 20);
 }
 
-const char *avideo_unavailable(void) {
-    static pthread_once_t once = PTHREAD_ONCE_INIT;
-    return loaded_once(&once, load_ffmpeg, ffmpeg_unavailable);
-}
+DEFINE_LOADED_ONCE(avideo_unavailable, load_ffmpeg, ffmpeg_unavailable)
 
 /* Below, every FFmpeg function is the one loaded. */
 #define av_buffer_allocz ffmpeg.av_buffer_allocz

@@ -21,4 +21,17 @@ void *load_function(void *library, const char *name, const char *what, char *why
  * or NULL when everything was loaded. */
 const char *loaded_once(pthread_once_t *once, void (*load)(void), const char *why);
 
+/* In a bridge's loader: fills `table.name` with `name` from `library`, or returns from the loader
+ * with the reason left in `why` (an array). A bridge's RESOLVE, applied to its list of functions. */
+#define LOAD_FUNCTION_INTO(table, library, name, what, why) \
+    if (!((table).name = (__typeof__((table).name))load_function((library), #name, (what), (why), sizeof(why)))) return;
+
+/* Defines the bridge's `const char *function(void)`: runs `load` once, then the reason it left
+ * in `why`, or NULL when everything was loaded. */
+#define DEFINE_LOADED_ONCE(function, load, why) \
+    const char *function(void) { \
+        static pthread_once_t once = PTHREAD_ONCE_INIT; \
+        return loaded_once(&once, load, why); \
+    }
+
 #endif
