@@ -18,7 +18,7 @@ public enum CR3Metadata {
 
     /// The content of box `CMT<number>` somewhere in `moov`.
     public static func tiffBox(_ number: Int, in moov: [UInt8]) -> [UInt8]? {
-        guard let p = moov.firstRange(of: Array("CMT\(number)".utf8))?.lowerBound, p >= 4 else { return nil }
+        guard let p = moov.firstRange(ofBytes: Array("CMT\(number)".utf8))?.lowerBound, p >= 4 else { return nil }
         let length = ByteOrder.bigEndian.integer(moov, at: p - 4, count: 4)
         guard length > 8, p - 4 + length <= moov.count else { return nil }
         return Array(moov[(p + 4)..<(p - 4 + length)])

@@ -79,7 +79,7 @@ public enum MotionPhoto {
         for container in XMPPacket.prefixes(of: containerNamespace, in: packet) {
             let open = Array("<".utf8) + container + Array(":Item".utf8), close = Array("</".utf8) + container + Array(":Item>".utf8)
             var rest = packet
-            while let start = rest.firstRange(of: open), items.count < 64 {
+            while let start = rest.firstRange(ofBytes: open), items.count < 64 {
                 let tail = packet[start.upperBound...]
                 guard let first = tail.first, first == 0x20 || first == 0x3E || first == 0x2F || XMPPacket.whitespace.contains(first) else {
                     rest = tail
@@ -87,7 +87,7 @@ public enum MotionPhoto {
                 }
                 let tagEnd = tail.firstIndex(of: 0x3E) ?? tail.endIndex
                 let selfClosing = tagEnd > tail.startIndex && packet[tagEnd - 1] == 0x2F
-                let end = selfClosing ? tagEnd : (tail.firstRange(of: close)?.lowerBound ?? tagEnd)
+                let end = selfClosing ? tagEnd : (tail.firstRange(ofBytes: close)?.lowerBound ?? tagEnd)
                 let element = packet[start.lowerBound..<end]
                 func field(_ name: String) -> String? {
                     for prefix in itemPrefixes {

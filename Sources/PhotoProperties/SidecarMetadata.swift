@@ -19,7 +19,7 @@ public struct SidecarMetadata: Sendable, Equatable {
     /// Parses a sidecar's content: XMP if it holds an XMP packet, else Takeout's JSON; nil when
     /// it is neither or says nothing.
     public init?(_ bytes: [UInt8]) {
-        if bytes.firstRange(of: Array("x:xmpmeta".utf8)) != nil || bytes.firstRange(of: Array("<rdf:RDF".utf8)) != nil {
+        if bytes.firstRange(ofBytes: Array("x:xmpmeta".utf8)) != nil || bytes.firstRange(ofBytes: Array("<rdf:RDF".utf8)) != nil {
             guard let packet = XMPPacket(bytes) else { return nil }
             var date = packet.date
             date?.source = .sidecar

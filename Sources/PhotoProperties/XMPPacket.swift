@@ -98,7 +98,7 @@ struct XMPPacket {
     /// The prefixes `xmlns:PREFIX="namespace"` declares in the packet.
     static func prefixes(of namespace: [UInt8], in packet: ArraySlice<UInt8>) -> [[UInt8]] {
         var result: [[UInt8]] = [], rest = packet
-        while let found = rest.firstRange(of: namespace) {
+        while let found = rest.firstRange(ofBytes: namespace) {
             rest = packet[found.upperBound...]
             // Back from the opening quote: `=`, the prefix, `xmlns:`.
             var at = found.lowerBound - 1
@@ -121,7 +121,7 @@ struct XMPPacket {
     /// The text of the first attribute or simple element called `name`.
     static func value(of name: [UInt8], in packet: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
         var rest = packet
-        while let found = rest.firstRange(of: name) {
+        while let found = rest.firstRange(ofBytes: name) {
             defer { rest = packet[found.upperBound...] }
             // A whole name: after a space, a tag's '<' or a line break; not the end of a longer one.
             guard found.lowerBound > packet.startIndex, whitespace.contains(packet[found.lowerBound - 1]) || packet[found.lowerBound - 1] == 0x3C else { continue }

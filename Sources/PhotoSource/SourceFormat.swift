@@ -86,7 +86,7 @@ public enum SourceFormat: String, Sendable, CaseIterable {
     private static func phaseOne(_ head: [UInt8]) -> Bool {
         let window = Array(head.prefix(32))
         for (marker, order) in [("IIII", ByteOrder.littleEndian), ("MMMM", .bigEndian)] {
-            guard let start = window.firstRange(of: Array(marker.utf8))?.lowerBound, start + 8 <= head.count else { continue }
+            guard let start = window.firstRange(ofBytes: Array(marker.utf8))?.lowerBound, start + 8 <= head.count else { continue }
             if order.integer(head, at: start + 4, count: 4) >> 8 == 0x526177 { return true }
         }
         return false

@@ -19,7 +19,7 @@ enum CR3Preview {
                 orientation = CR3Metadata.tiffBox(1, in: moov).map { Orientation.read(exif: $0) } ?? orientation
             } else if box.type == "uuid", box.header.count >= 24, Array(box.header[8..<24]) == previewUUID,
                       let head = try? file.read(upTo: 64, at: box.offset + 24),
-                      let p = head.firstRange(of: Array("PRVW".utf8))?.lowerBound, p + 20 <= head.count {
+                      let p = head.firstRange(ofBytes: Array("PRVW".utf8))?.lowerBound, p + 20 <= head.count {
                 let length = ByteOrder.bigEndian.integer(head, at: p + 16, count: 4)
                 let start = box.offset + 24 + Int64(p + 20)
                 if length > 4, length <= maxJPEGBytes, start + Int64(length) <= box.offset + box.size,

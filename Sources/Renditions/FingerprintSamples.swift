@@ -33,7 +33,7 @@ enum FingerprintSamples {
     /// Where the code points of a HEIF's `colr` box of type `nclx` begin (primaries, then
     /// transfer characteristics, 2 bytes each), if it has one.
     static func nclxCodePoints(in bytes: [UInt8]) -> Int? {
-        bytes.firstRange(of: Array("colrnclx".utf8)).map { $0.upperBound }
+        bytes.firstRange(ofBytes: Array("colrnclx".utf8)).map { $0.upperBound }
     }
 
     /// 10-bit HEVC (libde265, 10-bit planes scaled to 8 bits by the bridge).
