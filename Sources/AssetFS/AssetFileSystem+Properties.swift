@@ -63,19 +63,11 @@ extension AssetFileSystem {
 
     /// An asset folder's files follow its photo's properties (a Motion Photo shows motion.mp4):
     /// a photo the background has not read yet is read before its folder is listed or looked
-    /// into (`request(preparing:)`).
-    func readPropertiesIfMissing(ofAsset node: Node) {
-        let id: Int64
-        switch node {
-        case .asset(let asset), .datedAsset(let asset): id = asset
-        default: return
-        }
-        // One snapshot for the check (most photos have theirs); the photo is read outside it.
-        let missing: CatalogStore.PhotoRow? = catalog.snapshot {
-            guard let row = catalog.photo(id), row.photo.format.mayHoldMotion, catalog.properties(ofPhoto: id) == nil else { return nil }
-            return row
-        }
-        if let missing { _ = properties(of: missing) }
+    /// into (`request(preparing:)`). The photo `id` if it may hold motion and has no properties
+    /// stored (called in a request's snapshot).
+    func photoLackingProperties(_ id: Int64) -> CatalogStore.PhotoRow? {
+        guard let row = catalog.photo(id), row.photo.format.mayHoldMotion, catalog.properties(ofPhoto: id) == nil else { return nil }
+        return row
     }
 
     /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place; nil

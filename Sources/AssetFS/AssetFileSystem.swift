@@ -120,9 +120,21 @@ public final class AssetFileSystem: Sendable {
     /// not yet: its files follow them (a Motion Photo shows motion.mp4), and the photo is read
     /// before the snapshot, which holds the catalog's reader, not during it.
     /// Nested in another request, the outer one has prepared (and its snapshot would not see more).
+    /// The check is made in the request's own snapshot (most photos have their properties); a
+    /// photo still to be read leaves it, is read, and the request runs again on a new snapshot.
     public func request<T>(preparing folder: UInt64? = nil, _ body: () -> Result<T, Errno>) -> Result<T, Errno> {
-        if let folder, let node = Node(inode: folder), !catalog.isInSnapshot { readPropertiesIfMissing(ofAsset: node) }
-        return catalog.request(body) ?? .failure(RequestFailure.catalogUnreadable.errno)
+        let asset = folder.flatMap(Node.init(inode:)).flatMap(\.assetPhoto)
+        let prepares = asset != nil && !catalog.isInSnapshot
+        var answer: Result<T, Errno>?, unread: CatalogStore.PhotoRow?
+        var read = catalog.request {
+            if prepares, let asset, let row = photoLackingProperties(asset) { unread = row } else { answer = body() }
+        }
+        if let unread {
+            _ = properties(of: unread)
+            read = catalog.request { answer = body() }
+        }
+        guard read, let answer else { return .failure(RequestFailure.catalogUnreadable.errno) }
+        return answer
     }
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered

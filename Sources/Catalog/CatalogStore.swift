@@ -145,9 +145,11 @@ public final class CatalogStore: Sendable {
     public func snapshot<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R { try readers.withConnection { (reader) throws(E) in try reader.snapshot(body) } }
 
     /// Runs `body`, the catalog work of one request, on one snapshot: its rows are read once
-    /// and the recent rows validated once. Nil when a read failed: the catalog could not say,
-    /// which is an I/O error, never "no such file".
-    public func request<R>(_ body: () -> R) -> R? { readers.withConnection { $0.request(body) } }
+    /// and the recent rows validated once. False when a read failed: the catalog could not say,
+    /// which is an I/O error, never "no such file". Not generic: AssetFS calls it for every
+    /// kernel request, and a generic one ran unspecialised across the module boundary, looking
+    /// up its result's type metadata each time.
+    public func request(_ body: () -> Void) -> Bool { readers.withConnection { $0.request(body) } }
 
     /// Whether this thread is inside a request's (or another) snapshot.
     public var isInSnapshot: Bool { readers.held?.isInSnapshot ?? false }

@@ -6,10 +6,10 @@ import SQLiteDatabase
 /// of its entries come from one state of the catalog, and SQLite takes its locks once (each
 /// read on its own took 4 or 5 `fcntl` calls: 15 per READDIRPLUS of an asset folder).
 ///
-/// Rows read by id are kept: for the rest of their snapshot (a request resolves a row once, and
-/// a listing's entries come from its page), and across snapshots while SQLite's `data_version`
-/// stays the same, i.e. until anyone (this process's writer, another process) commits: a walk
-/// of the mount (`find`, `ls -lR`, NFS) asks for the same few rows several times per entry.
+/// Rows read by id are kept while SQLite's `data_version` stays the same, i.e. until anyone (this
+/// process's writer, another process) commits: a request resolves a row once, a listing's
+/// entries come from its page, and a walk of the mount (`find`, `ls -lR`, NFS) asks for the same
+/// few rows several times per entry.
 final class ReadConnection: @unchecked Sendable {
     let database: Database
     /// Recursive: reads inside a snapshot lock again on the same thread.
@@ -18,16 +18,15 @@ final class ReadConnection: @unchecked Sendable {
     private var depth = 0
     /// The outermost snapshot's state (under `mutex`); nil outside one.
     private var current: Snapshot?
-    /// Rows of earlier snapshots, valid for one `data_version` (under `mutex`).
+    /// Rows read lately, valid for one `data_version` (under `mutex`).
     private var recent = RecentRows()
 
     /// What one snapshot learnt: the database's `data_version` (asked once, it cannot change
-    /// inside a read transaction), the rows it read, and whether any read failed.
+    /// inside a read transaction) and whether any read failed.
     private struct Snapshot {
         /// `Database.queryCount` when it began: a statement run since has begun its read transaction.
         var queriesBefore: Int
         var dataVersion: Int64?
-        var rows = RecentRows()
         var failed = false
     }
 
@@ -58,32 +57,34 @@ final class ReadConnection: @unchecked Sendable {
 
     /// Runs `body` with the connection held and, outermost, inside one read transaction.
     func snapshot<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        try scoped(body).result
+        var failed = false
+        return try scoped(failed: &failed, body)
     }
 
-    /// Runs `body` as `snapshot` does; nil when a read inside it failed (the caller answers EIO,
-    /// not "nothing there"). Nested in another snapshot, the outermost one decides.
-    func request<R>(_ body: () -> R) -> R? {
-        let (result, failed) = scoped(body)
-        return failed ? nil : result
+    /// Runs `body` as `snapshot` does; false when a read inside it failed (the caller answers
+    /// EIO, not "nothing there"). Nested in another snapshot, the outermost one decides.
+    func request(_ body: () -> Void) -> Bool {
+        var failed = false
+        scoped(failed: &failed, body)
+        return !failed
     }
 
-    private func scoped<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> (result: R, failed: Bool) {
-        try use { (database) throws(E) -> (result: R, failed: Bool) in
-            guard depth == 1 && !database.isInTransaction else { return (try body(), false) }
+    private func scoped<R, E: Error>(failed: inout Bool, _ body: () throws(E) -> R) throws(E) -> R {
+        try use { (database) throws(E) -> R in
+            guard depth == 1 && !database.isInTransaction else { return try body() }
             try? database.run("BEGIN")
             current = Snapshot(queriesBefore: database.queryCount)
             defer {
+                failed = current?.failed ?? false
                 current = nil
                 try? database.run("COMMIT")
             }
-            let result = try body()
-            return (result, current?.failed ?? false)
+            return try body()
         }
     }
 
     /// Lets the snapshot this thread is in (if any) see what was committed since it began: what
-    /// its own request just stored. Its rows are read again; a failure so far still counts.
+    /// its own request just stored. A failure so far still counts.
     func renewSnapshot() {
         use { database in
             guard let snapshot = current else { return }
@@ -122,31 +123,38 @@ final class ReadConnection: @unchecked Sendable {
 
     /// The photo `id` if read lately (called with the connection held, in a snapshot).
     func recentPhoto(_ id: Int64) throws(DatabaseError) -> CatalogStore.PhotoRow? {
-        if let hit = current?.rows.photos[id] { return hit }
-        guard let hit = recent.current(try dataVersion()).photos[id] else { return nil }
-        current?.rows.keep(photo: hit)
-        return hit
+        recent.forget(unlessAt: try dataVersion())
+        return recent.photos[id]
     }
 
     /// The folder `id` if read lately (called with the connection held, in a snapshot).
     func recentFolder(_ id: Int64) throws(DatabaseError) -> CatalogStore.Folder? {
-        if let hit = current?.rows.folders[id] { return hit }
-        guard let hit = recent.current(try dataVersion()).folders[id] else { return nil }
-        current?.rows.keep(folder: hit)
-        return hit
+        recent.forget(unlessAt: try dataVersion())
+        return recent.folders[id]
+    }
+
+    /// The stored properties of photo `id` if read lately, `.some(nil)` when it had none then
+    /// (called with the connection held, in a snapshot): an asset folder's listing and the
+    /// attributes of its entries each ask whether it shows a motion file.
+    func recentProperties(_ id: Int64) throws(DatabaseError) -> CatalogStore.Properties?? {
+        recent.forget(unlessAt: try dataVersion())
+        return recent.properties[id]
     }
 
     /// Keeps rows read in this snapshot (called with the connection held, after the query that
-    /// read them): for the rest of it, and for later ones while the data version stays.
+    /// read them) for this snapshot and later ones, while the data version stays.
     func keep(photos: [CatalogStore.PhotoRow] = [], folders: [CatalogStore.Folder] = []) {
-        guard current != nil else { return }
-        // In place (a copy of the snapshot would copy its rows on every keep).
-        for photo in photos { current?.rows.keep(photo: photo) }
-        for folder in folders { current?.rows.keep(folder: folder) }
         guard let version = dataVersionWithoutAsking() else { return }
-        _ = recent.current(version)
+        recent.forget(unlessAt: version)
         for photo in photos { recent.keep(photo: photo) }
         for folder in folders { recent.keep(folder: folder) }
+    }
+
+    /// Keeps photo `id`'s properties as read (nil: none stored), as `keep` keeps rows.
+    func keep(properties: CatalogStore.Properties?, of id: Int64) {
+        guard let version = dataVersionWithoutAsking() else { return }
+        recent.forget(unlessAt: version)
+        recent.keep(properties: properties, of: id)
     }
 
     /// Forgets the rows of earlier snapshots (the connection was opened again: `data_version` counts per connection).
@@ -161,16 +169,17 @@ struct RecentRows {
     private var version: Int64 = -1
     private(set) var photos: [Int64: CatalogStore.PhotoRow] = [:]
     private(set) var folders: [Int64: CatalogStore.Folder] = [:]
+    /// By photo id; a nil value: the photo had no properties stored.
+    private(set) var properties: [Int64: CatalogStore.Properties?] = [:]
     private static let limit = 4096
 
-    /// Itself, emptied first if the database changed since its rows were read.
-    mutating func current(_ dataVersion: Int64) -> RecentRows {
-        if dataVersion != version {
-            version = dataVersion
-            photos.removeAll(keepingCapacity: true)
-            folders.removeAll(keepingCapacity: true)
-        }
-        return self
+    /// Empties it if the database changed since its rows were read.
+    mutating func forget(unlessAt dataVersion: Int64) {
+        guard dataVersion != version else { return }
+        version = dataVersion
+        photos.removeAll(keepingCapacity: true)
+        folders.removeAll(keepingCapacity: true)
+        properties.removeAll(keepingCapacity: true)
     }
 
     mutating func keep(photo: CatalogStore.PhotoRow) {
@@ -181,5 +190,10 @@ struct RecentRows {
     mutating func keep(folder: CatalogStore.Folder) {
         if folders.count >= Self.limit { folders.removeAll(keepingCapacity: true) }
         folders[folder.id] = folder
+    }
+
+    mutating func keep(properties stored: CatalogStore.Properties?, of id: Int64) {
+        if properties.count >= Self.limit { properties.removeAll(keepingCapacity: true) }
+        properties[id] = .some(stored)
     }
 }

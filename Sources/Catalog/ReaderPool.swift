@@ -12,21 +12,23 @@ import SQLiteDatabase
 final class ReaderPool: Sendable {
     private let connections: [ReadConnection]
     private let available: DispatchSemaphore
-    /// A pthread mutex (`Locked`), which ThreadSanitizer sees; it took `Synchronization.Mutex`'s
-    /// futex for no lock at all and reported the pool's bookkeeping as a race.
-    private let state: Locked<State>
-
-    private struct State {
-        var free: [Int]
-        /// The connection each thread holds (by `pthread_self`).
-        var held: [pthread_t: Int] = [:]
-    }
+    /// The free connections' indices. A pthread mutex (`Locked`), which ThreadSanitizer sees; it
+    /// took `Synchronization.Mutex`'s futex for no lock at all and reported a race.
+    private let free: Locked<[Int]>
+    /// The thread-specific slot holding the index + 1 of the connection the thread holds (0:
+    /// none): every catalog read asks it, without a lock.
+    private let heldSlot: pthread_key_t
 
     init(_ databases: [Database]) {
         connections = databases.map(ReadConnection.init)
         available = DispatchSemaphore(value: databases.count)
-        state = Locked(State(free: Array(databases.indices.reversed())))
+        free = Locked(Array(databases.indices.reversed()))
+        var slot = pthread_key_t()
+        precondition(pthread_key_create(&slot, nil) == 0, "no thread-specific slot left for the catalog's readers")
+        heldSlot = slot
     }
+
+    deinit { pthread_key_delete(heldSlot) }
 
     /// How many connections a catalog reads through: the FUSE threads a mount serves with, so a
     /// request never waits for another's reads.
@@ -35,26 +37,23 @@ final class ReaderPool: Sendable {
     /// Runs `body` on the connection this thread holds, taking a free one (waiting for one if
     /// all are in use) when it holds none.
     func withConnection<R, E: Error>(_ body: (ReadConnection) throws(E) -> R) throws(E) -> R {
-        let thread = pthread_self()
-        if let index = state.withLock({ $0.held[thread] }) { return try body(connections[index]) }
+        if let held { return try body(held) }
         available.wait()
-        let index = state.withLock { state in
-            let index = state.free.removeLast()
-            state.held[thread] = index
-            return index
-        }
+        let index = free.withLock { $0.removeLast() }
+        pthread_setspecific(heldSlot, UnsafeRawPointer(bitPattern: index + 1))
         defer {
-            state.withLock { state in
-                state.held[thread] = nil
-                state.free.append(index)
-            }
+            pthread_setspecific(heldSlot, nil)
+            free.withLock { $0.append(index) }
             available.signal()
         }
         return try body(connections[index])
     }
 
     /// The connection this thread holds, if any (nothing is taken).
-    var held: ReadConnection? { state.withLock { $0.held[pthread_self()] }.map { connections[$0] } }
+    var held: ReadConnection? {
+        let slot = Int(bitPattern: pthread_getspecific(heldSlot))
+        return slot == 0 ? nil : connections[slot - 1]
+    }
 
     /// Runs `body` with every connection, if none is in use (by any thread, this one included):
     /// SQLite's read-only state of a file is shared by all of a process's connections, so only

@@ -59,6 +59,14 @@ public enum Node: Hashable, Sendable {
         }
     }
 
+    /// The photo an asset folder (in its album or under dates/) shows; nil for any other node.
+    public var assetPhoto: Int64? {
+        switch self {
+        case .asset(let photo), .datedAsset(let photo): return photo
+        default: return nil
+        }
+    }
+
     /// The part of a photo's version its files' inode numbers carry: a changed photo's files are
     /// new numbers, and an old one is found again while its version is remembered.
     public static func shownVersion(_ version: Int64) -> Int64 { version & 0xFFFF }
