@@ -66,7 +66,7 @@ extension AssetFileSystem {
     /// into (`request(preparing:)`). The photo `id` if it may hold motion and has no properties
     /// stored (called in a request's snapshot).
     func photoLackingProperties(_ id: Int64) -> CatalogStore.PhotoRow? {
-        guard let row = catalog.photo(id), row.photo.format.mayHoldMotion, catalog.properties(ofPhoto: id) == nil else { return nil }
+        guard let row = catalog.photo(id), row.photo.format.mayHoldMotion, row.motionFacts == .unread else { return nil }
         return row
     }
 

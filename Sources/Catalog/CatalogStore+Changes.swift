@@ -73,7 +73,7 @@ extension CatalogStore {
         read([:]) { db throws(DatabaseError) in
             var result: [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] = [:]
             try db.query("""
-                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime, p.format FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ?
+                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime, p.format FROM \(Self.photoTables) WHERE f.relpath = ?
                 """, [.blob(relative.bytes)]) { row in
                 result[row.blob(0)] = (SourceIdentity(inode: UInt64(bitPattern: row.integer(1)), size: row.integer(2),
                                                       modificationNanoseconds: row.integer(3), changeNanoseconds: row.integer(4)),
@@ -158,7 +158,7 @@ extension CatalogStore {
                              into changes: inout [CatalogChange]) throws(DatabaseError) -> Bool {
         var stored: [PhotoRow] = []
         if !firstSeen {
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? ORDER BY p.id",
+            try db.query("SELECT \(Self.photoColumns) FROM \(Self.photoTables) WHERE p.folder = ? ORDER BY p.id",
                          [.integer(folder.id)]) { stored.append(Self.photo($0)) }
         }
         let fresh = stored.isEmpty ? [:] : Dictionary(photos.map { (Naming.Key($0.fileName), $0) }, uniquingKeysWith: { first, _ in first })

@@ -26,9 +26,12 @@ extension CatalogStore {
 
     /// The motion of photo `row`, once its properties say it has one.
     public func motion(of row: PhotoRow) -> Motion? {
-        guard row.photo.format.mayHoldMotion, let properties = properties(ofPhoto: row.id) else { return nil }
-        if let movie = properties.pairedMovie.flatMap({ photo($0) }) { return .movie(movie) }
-        return properties.motion.map { .embedded($0) }
+        guard row.photo.format.mayHoldMotion else { return nil }
+        switch row.motionFacts {
+        case .embedded(let range): return .embedded(range)
+        case .pairedMovie(let movie): return photo(movie).map { .movie($0) }
+        case .unread, .none: return nil
+        }
     }
 
     /// Pairs `photo`, whose properties were just recorded with Live Photo `identifier`, with the

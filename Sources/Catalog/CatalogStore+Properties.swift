@@ -127,6 +127,7 @@ extension CatalogStore {
             var result: [PhotoRow] = []
             try db.query("""
                 SELECT \(Self.photoColumns) FROM undated u JOIN photos p ON p.id = u.photo JOIN folders f ON f.id = p.folder
+                LEFT JOIN properties q ON q.photo = p.id
                 WHERE u.photo > ? ORDER BY u.photo LIMIT ?
                 """, [.integer(after), .integer(Int64(limit))]) { result.append(Self.photo($0)) }
             return result

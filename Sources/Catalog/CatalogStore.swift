@@ -91,6 +91,19 @@ public final class CatalogStore: Sendable {
         public var assetName: [UInt8]
         public var version: Int64
         public var photo: Photo
+        /// What its stored properties say of a motion beside it, read with the row: an asset
+        /// folder's files follow it, and a listing then needs no query of its own per asset.
+        public var motionFacts: MotionFacts
+    }
+
+    /// A photo's motion as its stored properties tell it (`Motion` once a Live Photo's movie is read).
+    public enum MotionFacts: Sendable, Equatable {
+        /// Its properties are not read yet.
+        case unread
+        case none
+        case embedded(Range<Int64>)
+        /// The photo id of a Live Photo's movie.
+        case pairedMovie(Int64)
     }
 
     static let folderColumns = "id, relpath, uid, gid, permissions, mtime, album_name, photo_count"
@@ -102,7 +115,13 @@ public final class CatalogStore: Sendable {
                albumName: row.isNull(6) ? nil : row.blob(6), photoCount: Int(row.integer(7)))
     }
 
-    static let photoColumns = "p.id, p.folder, p.asset_name, p.version, f.relpath, p.file_name, p.inode, p.size, p.mtime, p.ctime, p.uid, p.gid, p.permissions, p.format"
+    /// Where photo rows are read from: each with its folder, and its properties if read (`q`).
+    static let photoTables = "photos p JOIN folders f ON f.id = p.folder LEFT JOIN properties q ON q.photo = p.id"
+
+    static let photoColumns = """
+        p.id, p.folder, p.asset_name, p.version, f.relpath, p.file_name, p.inode, p.size, p.mtime, p.ctime, p.uid, p.gid, p.permissions, p.format,
+        q.photo IS NOT NULL, q.motion_offset, q.motion_length, (SELECT movie FROM live_pairs WHERE still = p.id)
+        """
 
     static func photo(_ row: Database.Row) -> PhotoRow {
         let fileName = row.blob(5)
@@ -112,7 +131,16 @@ public final class CatalogStore: Sendable {
                                                               modificationNanoseconds: row.integer(8), changeNanoseconds: row.integer(9)),
                                      userID: UInt32(truncatingIfNeeded: row.integer(10)), groupID: UInt32(truncatingIfNeeded: row.integer(11)),
                                      permissions: UInt32(truncatingIfNeeded: row.integer(12)),
-                                     format: SourceFormat(rawValue: row.text(13)) ?? .jpeg))
+                                     format: SourceFormat(rawValue: row.text(13)) ?? .jpeg),
+                        motionFacts: motionFacts(row))
+    }
+
+    /// Columns 14 to 17 of `photoColumns`.
+    private static func motionFacts(_ row: Database.Row) -> MotionFacts {
+        guard row.integer(14) != 0 else { return .unread }
+        if !row.isNull(17) { return .pairedMovie(row.integer(17)) }
+        if !row.isNull(15) { return .embedded(row.integer(15)..<(row.integer(15) + row.integer(16))) }
+        return .none
     }
 
     // MARK: Reading
@@ -204,7 +232,7 @@ public final class CatalogStore: Sendable {
         read(nil) { db throws(DatabaseError) in
             if let hit = try reader.recentPhoto(id) { return hit }
             var result: PhotoRow?
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.id = ?",
+            try db.query("SELECT \(Self.photoColumns) FROM \(Self.photoTables) WHERE p.id = ?",
                          [.integer(id)]) { result = Self.photo($0) }
             if let result { reader.keep(photos: [result]) }
             return result
@@ -215,7 +243,7 @@ public final class CatalogStore: Sendable {
     public func photo(at relativePath: FilePath) -> PhotoRow? {
         read(nil) { db throws(DatabaseError) in
             var result: PhotoRow?
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ? AND p.file_name = ?",
+            try db.query("SELECT \(Self.photoColumns) FROM \(Self.photoTables) WHERE f.relpath = ? AND p.file_name = ?",
                          [.blob(relativePath.parent.bytes), .blob(relativePath.lastComponent)]) { result = Self.photo($0) }
             return result
         }
@@ -225,7 +253,7 @@ public final class CatalogStore: Sendable {
     public func photo(inFolder folder: Int64, named name: [UInt8]) -> PhotoRow? {
         read(nil) { db throws(DatabaseError) in
             var result: PhotoRow?
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.asset_name = ? AND \(Self.shown("p.id"))",
+            try db.query("SELECT \(Self.photoColumns) FROM \(Self.photoTables) WHERE p.folder = ? AND p.asset_name = ? AND \(Self.shown("p.id"))",
                          [.integer(folder), .blob(name)]) { result = Self.photo($0) }
             if let result { reader.keep(photos: [result]) }
             return result
@@ -243,7 +271,7 @@ public final class CatalogStore: Sendable {
         guard name.count > Naming.maxNameBytes - suffix.count else { return nil }
         return read(nil) { db throws(DatabaseError) in
             var result: PhotoRow?
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND length(p.asset_name) > ? AND \(Self.shown("p.id"))",
+            try db.query("SELECT \(Self.photoColumns) FROM \(Self.photoTables) WHERE p.folder = ? AND length(p.asset_name) > ? AND \(Self.shown("p.id"))",
                          [.integer(folder), .integer(Int64(Naming.maxNameBytes - suffix.count))]) { row in
                 let photo = Self.photo(row)
                 if result == nil, Naming.fitted(photo.assetName + suffix) == name { result = photo }
@@ -257,7 +285,7 @@ public final class CatalogStore: Sendable {
     public func photos(inFolder folder: Int64, after: Int64, limit: Int) -> [PhotoRow] {
         read([]) { db throws(DatabaseError) in
             var result: [PhotoRow] = []
-            try db.query("SELECT \(Self.photoColumns) FROM photos p JOIN folders f ON f.id = p.folder WHERE p.folder = ? AND p.id > ? AND \(Self.shown("p.id")) ORDER BY p.id LIMIT ?",
+            try db.query("SELECT \(Self.photoColumns) FROM \(Self.photoTables) WHERE p.folder = ? AND p.id > ? AND \(Self.shown("p.id")) ORDER BY p.id LIMIT ?",
                          [.integer(folder), .integer(after), .integer(Int64(limit))]) { result.append(Self.photo($0)) }
             reader.keep(photos: result)
             return result
