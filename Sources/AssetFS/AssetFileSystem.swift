@@ -116,25 +116,34 @@ public final class AssetFileSystem: Sendable {
     /// Runs `body`, the catalog work of one request, on one state of the catalog (its rows read
     /// once, no change applied meanwhile showing in half of it); a catalog that could not be read
     /// answers EIO, never "no such file". An asset folder `preparing` names (one to be listed, or
-    /// looked into for a motion file) has its photo's properties read first, if the background has
-    /// not yet: its files follow them (a Motion Photo shows motion.mp4), and the photo is read
-    /// before the snapshot, which holds the catalog's reader, not during it.
+    /// looked into for a motion file) needs its photo's properties: its files follow them (a
+    /// Motion Photo shows motion.mp4). That is checked in the request's own snapshot, as the
+    /// background has read most photos; a photo still to be read is read outside any snapshot
+    /// (one holds a catalog reader) and the request then runs on a new one.
     /// Nested in another request, the outer one has prepared (and its snapshot would not see more).
-    /// The check is made in the request's own snapshot (most photos have their properties); a
-    /// photo still to be read leaves it, is read, and the request runs again on a new snapshot.
+    @inlinable
     public func request<T>(preparing folder: UInt64? = nil, _ body: () -> Result<T, Errno>) -> Result<T, Errno> {
-        let asset = folder.flatMap(Node.init(inode:)).flatMap(\.assetPhoto)
-        let prepares = asset != nil && !catalog.isInSnapshot
-        var answer: Result<T, Errno>?, unread: CatalogStore.PhotoRow?
+        var answer: Result<T, Errno> = .failure(.io)  // a placeholder: with no failure, `body` ran
+        if let failure = runRequest(preparing: folder, { answer = body() }) { return .failure(failure) }
+        return answer
+    }
+
+    /// `request`'s work, not generic (the generic part is inlined into each caller, the FUSE
+    /// adapter's listing too, where an unspecialised call looked up type metadata every time):
+    /// the errno to answer instead of `body`'s result, nil when that stands.
+    @usableFromInline
+    func runRequest(preparing folder: UInt64?, _ body: () -> Void) -> Errno? {
+        // The photo whose properties to check, unless an outer request has.
+        let asset = folder.flatMap(Node.init(inode:))?.assetPhoto.flatMap { catalog.isInSnapshot ? nil : $0 }
+        var unread: CatalogStore.PhotoRow?
         var read = catalog.request {
-            if prepares, let asset, let row = photoLackingProperties(asset) { unread = row } else { answer = body() }
+            if let asset, let row = photoLackingProperties(asset) { unread = row } else { body() }
         }
         if let unread {
             _ = properties(of: unread)
-            read = catalog.request { answer = body() }
+            read = catalog.request(body)
         }
-        guard read, let answer else { return .failure(RequestFailure.catalogUnreadable.errno) }
-        return answer
+        return read ? nil : RequestFailure.catalogUnreadable.errno
     }
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered

@@ -73,7 +73,7 @@ extension CatalogStore {
         read([:]) { db throws(DatabaseError) in
             var result: [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] = [:]
             try db.query("""
-                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime, p.format FROM \(Self.photoTables) WHERE f.relpath = ?
+                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime, p.format FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ?
                 """, [.blob(relative.bytes)]) { row in
                 result[row.blob(0)] = (SourceIdentity(inode: UInt64(bitPattern: row.integer(1)), size: row.integer(2),
                                                       modificationNanoseconds: row.integer(3), changeNanoseconds: row.integer(4)),

@@ -134,8 +134,8 @@ final class ReadConnection: @unchecked Sendable {
     }
 
     /// The stored properties of photo `id` if read lately, `.some(nil)` when it had none then
-    /// (called with the connection held, in a snapshot): an asset folder's listing and the
-    /// attributes of its entries each ask whether it shows a motion file.
+    /// (called with the connection held, in a snapshot): a tool reading an asset folder's
+    /// extended attributes asks for their list, then for each value.
     func recentProperties(_ id: Int64) throws(DatabaseError) -> CatalogStore.Properties?? {
         recent.forget(unlessAt: try dataVersion())
         return recent.properties[id]

@@ -7,9 +7,12 @@ import Glibc
 /// which ThreadSanitizer does not model, so it reports races between accesses the lock keeps apart
 /// (seen on the rendition pipeline's state). A pthread mutex and condition it understands.
 public final class Locked<Value>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    // Internal, not private, for the inlinable `withLock`: inlined, each caller's use is
+    // specialised to its types (every catalog request takes a lock or two), where a generic call
+    // across modules looked up the value's and the result's type metadata each time.
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private let condition: UnsafeMutablePointer<pthread_cond_t>
-    private var value: Value
+    @usableFromInline var value: Value
     /// Threads blocked in `withLock(when:)`: any change made under the lock wakes them to look again.
     private var waiting = 0
 
@@ -28,6 +31,7 @@ public final class Locked<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    @inlinable
     public func withLock<R: ~Copyable, E: Error>(_ body: (inout Value) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
         defer { unlockWakingWaiters() }
@@ -46,7 +50,8 @@ public final class Locked<Value>: @unchecked Sendable {
     }
 
     /// A broadcast only when someone waits: every `withLock` may have made a waiter's state true.
-    private func unlockWakingWaiters() {
+    @usableFromInline
+    func unlockWakingWaiters() {
         if waiting > 0 { pthread_cond_broadcast(condition) }
         pthread_mutex_unlock(mutex)
     }
