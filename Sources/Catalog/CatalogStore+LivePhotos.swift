@@ -24,6 +24,24 @@ extension CatalogStore {
 
     }
 
+    /// A photo's motion as its stored properties tell it (`Motion` once a Live Photo's movie is read).
+    public enum MotionFacts: Sendable, Equatable {
+        /// Its properties are not read yet.
+        case unread
+        case none
+        case embedded(Range<Int64>)
+        /// The photo id of a Live Photo's movie.
+        case pairedMovie(Int64)
+    }
+
+    /// Columns 14 to 17 of `photoColumns`.
+    static func motionFacts(_ row: Database.Row) -> MotionFacts {
+        guard row.integer(14) != 0 else { return .unread }
+        if !row.isNull(17) { return .pairedMovie(row.integer(17)) }
+        if !row.isNull(15) { return .embedded(row.integer(15)..<(row.integer(15) + row.integer(16))) }
+        return .none
+    }
+
     /// The motion of photo `row`, once its properties say it has one.
     public func motion(of row: PhotoRow) -> Motion? {
         guard row.photo.format.mayHoldMotion else { return nil }

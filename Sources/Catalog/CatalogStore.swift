@@ -96,16 +96,6 @@ public final class CatalogStore: Sendable {
         public var motionFacts: MotionFacts
     }
 
-    /// A photo's motion as its stored properties tell it (`Motion` once a Live Photo's movie is read).
-    public enum MotionFacts: Sendable, Equatable {
-        /// Its properties are not read yet.
-        case unread
-        case none
-        case embedded(Range<Int64>)
-        /// The photo id of a Live Photo's movie.
-        case pairedMovie(Int64)
-    }
-
     static let folderColumns = "id, relpath, uid, gid, permissions, mtime, album_name, photo_count"
 
     static func folder(_ row: Database.Row) -> Folder {
@@ -133,14 +123,6 @@ public final class CatalogStore: Sendable {
                                      permissions: UInt32(truncatingIfNeeded: row.integer(12)),
                                      format: SourceFormat(rawValue: row.text(13)) ?? .jpeg),
                         motionFacts: motionFacts(row))
-    }
-
-    /// Columns 14 to 17 of `photoColumns`.
-    private static func motionFacts(_ row: Database.Row) -> MotionFacts {
-        guard row.integer(14) != 0 else { return .unread }
-        if !row.isNull(17) { return .pairedMovie(row.integer(17)) }
-        if !row.isNull(15) { return .embedded(row.integer(15)..<(row.integer(15) + row.integer(16))) }
-        return .none
     }
 
     // MARK: Reading
