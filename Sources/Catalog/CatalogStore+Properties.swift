@@ -97,12 +97,10 @@ extension CatalogStore {
     /// The stored properties of photo `id`, if they have been read for its current version.
     public func properties(ofPhoto id: Int64) -> Properties? {
         read(nil) { db throws(DatabaseError) in
-            if let hit = try reader.recentProperties(id) { return hit }
             var result: Properties?
             try db.query("""
                 SELECT \(Self.propertiesColumns), (SELECT movie FROM live_pairs WHERE still = properties.photo) FROM properties WHERE photo = ?
                 """, [.integer(id)]) { result = Self.properties($0) }
-            reader.keep(properties: result, of: id)
             return result
         }
     }

@@ -133,14 +133,6 @@ final class ReadConnection: @unchecked Sendable {
         return recent.folders[id]
     }
 
-    /// The stored properties of photo `id` if read lately, `.some(nil)` when it had none then
-    /// (called with the connection held, in a snapshot): a tool reading an asset folder's
-    /// extended attributes asks for their list, then for each value.
-    func recentProperties(_ id: Int64) throws(DatabaseError) -> CatalogStore.Properties?? {
-        recent.forget(unlessAt: try dataVersion())
-        return recent.properties[id]
-    }
-
     /// Keeps rows read in this snapshot (called with the connection held, after the query that
     /// read them) for this snapshot and later ones, while the data version stays.
     func keep(photos: [CatalogStore.PhotoRow] = [], folders: [CatalogStore.Folder] = []) {
@@ -148,13 +140,6 @@ final class ReadConnection: @unchecked Sendable {
         recent.forget(unlessAt: version)
         for photo in photos { recent.keep(photo: photo) }
         for folder in folders { recent.keep(folder: folder) }
-    }
-
-    /// Keeps photo `id`'s properties as read (nil: none stored), as `keep` keeps rows.
-    func keep(properties: CatalogStore.Properties?, of id: Int64) {
-        guard let version = dataVersionWithoutAsking() else { return }
-        recent.forget(unlessAt: version)
-        recent.keep(properties: properties, of: id)
     }
 
     /// Forgets the rows of earlier snapshots (the connection was opened again: `data_version` counts per connection).
@@ -169,8 +154,6 @@ struct RecentRows {
     private var version: Int64 = -1
     private(set) var photos: [Int64: CatalogStore.PhotoRow] = [:]
     private(set) var folders: [Int64: CatalogStore.Folder] = [:]
-    /// By photo id; a nil value: the photo had no properties stored.
-    private(set) var properties: [Int64: CatalogStore.Properties?] = [:]
     private static let limit = 4096
 
     /// Empties it if the database changed since its rows were read.
@@ -179,7 +162,6 @@ struct RecentRows {
         version = dataVersion
         photos.removeAll(keepingCapacity: true)
         folders.removeAll(keepingCapacity: true)
-        properties.removeAll(keepingCapacity: true)
     }
 
     mutating func keep(photo: CatalogStore.PhotoRow) {
@@ -190,10 +172,5 @@ struct RecentRows {
     mutating func keep(folder: CatalogStore.Folder) {
         if folders.count >= Self.limit { folders.removeAll(keepingCapacity: true) }
         folders[folder.id] = folder
-    }
-
-    mutating func keep(properties stored: CatalogStore.Properties?, of id: Int64) {
-        if properties.count >= Self.limit { properties.removeAll(keepingCapacity: true) }
-        properties[id] = .some(stored)
     }
 }

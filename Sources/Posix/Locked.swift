@@ -15,9 +15,8 @@ public final class Locked<Value>: @unchecked Sendable {
     /// Threads blocked in `withLock(when:)`, each with what it waits for and its own condition:
     /// a change made under the lock wakes only those whose state has come (waking every waiter on
     /// every change woke the scheduler's idle threads several times per render, to sleep again).
-    @usableFromInline var waiters: [Waiter] = []
+    var waiters: [Waiter] = []
 
-    @usableFromInline
     struct Waiter {
         let isReady: (Value) -> Bool
         let condition: UnsafeMutablePointer<pthread_cond_t>
