@@ -1,12 +1,13 @@
 // libFuzzer entry point for the downscaler (`Renditions.Renderer`) and the properties readers. Built by Fuzz/build.sh,
 // not by SwiftPM. Each input is written to an unlinked scratch file (the renderer reads by pread
 // from a descriptor; memfd_create is hidden behind _GNU_SOURCE in Swift's Glibc module, so the
-// file lives in /dev/shm, a tmpfs, when there is one) and rendered at two sizes.
-// A RenditionError is the expected answer to hostile input; anything else — a trap, an ASan
-// report, a leak, a hang, a budget reservation not given back — is a bug, and libFuzzer stops
-// with the input saved.
+// file lives in /dev/shm, a tmpfs, when there is one) and rendered at two sizes (a video's poster
+// at one). A RenditionError is the expected answer to hostile input; anything else — a trap, an
+// ASan report, a leak (a large block not given back included), a hang, a budget reservation not
+// given back — is a bug, and libFuzzer stops with the input saved.
 import Containers
 import Glibc
+import LargeBlocks
 import PhotoSource
 import PhotoProperties
 import Posix
@@ -64,6 +65,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         written += n
     }
     let file = FileDescriptor(rawValue: scratch)
+    let largeBlocksBefore = large_blocks_live()
     // A video's poster is the same decoded frame at either size: FFmpeg's open, stream analysis,
     // seek and decode ran twice for one frame (an MPEG-TS input spent 80 % of its time there), and
     // the two sizes differ only in the resampler, which every photo target covers at both.
@@ -92,5 +94,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     if format?.isISOMedia == true, let handlers = ISOBaseMediaFile.trackHandlers(of: file) {
         precondition(handlers.allSatisfy { $0.utf8.count <= 4 * 3 }, "a handler type longer than its 4 bytes: \(handlers)")
     }
+    // Blocks of 128 KiB and up (FFmpeg's contexts, tables and buffers) are not LeakSanitizer's to
+    // count (Fuzz/large_blocks.c): an input must give back every one it took.
+    let largeBlocksLeft = large_blocks_live() - largeBlocksBefore
+    precondition(largeBlocksLeft == 0, "\(largeBlocksLeft) blocks of 128 KiB or more still allocated after the input")
     return 0
 }

@@ -17,6 +17,7 @@
 #               -sanitize=fuzzer adds trace-cmp, which in the per-pixel loops (clamp, filter)
 #               made a 2048x1536 render 2.8x slower (2.6 s vs 0.92 s) for comparisons whose
 #               operands come from libjpeg-parsed data, not from bytes the mutator could match
+#   large_blocks  clang without ASan: the fuzzer's allocator for blocks of 128 KiB to 16 MiB
 #   fuzzer      Fuzz/RenderFuzzer.swift, linked with the objects, -ljpeg -lexif and libFuzzer's main
 # Swift is compiled -O, RenditionsKernels too (the release build's only -Ounchecked target):
 # overflow and bounds traps stay in, so a kernel argument the checked code failed to bound shows
@@ -53,6 +54,14 @@ for bridge in "${BRIDGES[@]}"; do
         -c "$SRC/$name/$file.c" -o "$OUT/$file.o"
     OBJECTS+=("$OUT/$file.o")
 done
+
+# The fuzzer's own allocator for large blocks (Fuzz/large_blocks.c says why), built without ASan:
+# it reads the poisoned headers it keeps before each block.
+echo "fuzz: compiling large_blocks" >&2
+clang -O2 -g -c "$ROOT/Fuzz/large_blocks.c" -o "$OUT/large_blocks.o"
+OBJECTS+=("$OUT/large_blocks.o")
+printf 'module LargeBlocks {\n    header "%s"\n    export *\n}\n' "$ROOT/Fuzz/large_blocks.h" > "$OUT/LargeBlocks.modulemap"
+SWIFTFLAGS+=(-Xcc -fmodule-map-file="$OUT/LargeBlocks.modulemap")
 
 FUZZ=(-sanitize=fuzzer,address)
 EDGES_ONLY=(-sanitize=address -sanitize-coverage=edge,inline-8bit-counters,pc-table)
