@@ -15,7 +15,8 @@ README = os.path.join(ROOT, "README.md")
 MASKS = [
     (re.compile(r"\b[A-Z][a-z]{2} [ \d]\d \d\d:\d\d\b"), "<time>"),         # ls -l
     (re.compile(r"\b\d+\.\d+u \d+:\d+\.\d+\b"), "<cpu>"),                     # identify
-    (re.compile(r"\S*/\.cache/assetfs/(\S+)-[0-9a-f]{16}\.sqlite"), r"~/.cache/assetfs/\1-<hash>.sqlite"),  # the cache file
+    # the cache file: its name's hash is written without leading zeros (1 in 16 paths has fewer digits)
+    (re.compile(r"\S*/\.cache/assetfs/(\S+)-[0-9a-f]{1,16}\.sqlite"), r"~/.cache/assetfs/\1-<hash>.sqlite"),
     (re.compile(r"\b\d+ s ago\b"), "<n> s ago"),
     (re.compile(r"^total \d+$"), "total <n>"),
     (re.compile(r"\b\d{4,}B?\b"), "<bytes>"),                                 # byte counts
