@@ -160,6 +160,7 @@ struct avideo {
     int64_t size, position;
     int64_t budget, bytes_read;
     int64_t deadline_ns;
+    int64_t max_pixels;
     int read_errno, timed_out, over_budget;
     AVIOContext *io;
     AVFormatContext *format;
@@ -221,13 +222,14 @@ static int64_t io_seek(void *opaque, int64_t offset, int whence) {
     return to;
 }
 
-avideo *avideo_new(int fd, int64_t byte_budget, double seconds) {
+avideo *avideo_new(int fd, int64_t byte_budget, double seconds, int64_t max_pixels) {
     if (avideo_unavailable()) return NULL;
     avideo *v = av_mallocz(sizeof *v);
     if (!v) return NULL;
     v->fd = fd;
     v->budget = byte_budget;
     v->deadline_ns = now_ns() + (int64_t)(seconds * 1e9);
+    v->max_pixels = max_pixels;
     v->stream = -1;
     return v;
 }
@@ -281,12 +283,18 @@ static int choose_stream(const AVFormatContext *format) {
     return best;
 }
 
-/* Stream analysis decodes a little of each stream: one thread each, as for our own decoder. */
+/* Stream analysis decodes a little of each stream: one thread each and no frame over the pixel
+ * cap, as for our own decoder (its frames are allocated, zeroed, before any reservation). */
 static int analyse_streams(avideo *v) {
     unsigned count = v->format->nb_streams;
     AVDictionary **options = count ? av_calloc(count, sizeof *options) : NULL;
     if (count && !options) return oom(v);
-    for (unsigned i = 0; i < count; i++) av_dict_set(&options[i], "threads", "1", 0);
+    char max_pixels[24];
+    snprintf(max_pixels, sizeof max_pixels, "%lld", (long long)v->max_pixels);
+    for (unsigned i = 0; i < count; i++) {
+        av_dict_set(&options[i], "threads", "1", 0);
+        av_dict_set(&options[i], "max_pixels", max_pixels, 0);
+    }
     int e = avformat_find_stream_info(v->format, options);
     for (unsigned i = 0; i < count; i++) av_dict_free(&options[i]);
     av_free(options);
@@ -403,7 +411,7 @@ static int get_frame_buffer(AVCodecContext *codec, AVFrame *frame, int flags) {
     return avcodec_default_get_buffer2(codec, frame, flags);
 }
 
-int avideo_open_decoder(avideo *v, int64_t max_pixels) {
+int avideo_open_decoder(avideo *v) {
     AVStream *s = v->format->streams[v->stream];
     enum AVCodecID id = s->codecpar->codec_id;
     /* FFmpeg 5.1's own AV1 decoder needs hardware; dav1d decodes in software. */
@@ -421,7 +429,7 @@ int avideo_open_decoder(avideo *v, int64_t max_pixels) {
     if (e < 0) return fail(v, "cannot set up the decoder", e);
     v->codec->pkt_timebase = s->time_base;
     v->codec->thread_count = 1;
-    v->codec->max_pixels = max_pixels;
+    v->codec->max_pixels = v->max_pixels;
     v->codec->opaque = v;
     v->codec->get_buffer2 = get_frame_buffer;
     e = avcodec_open2(v->codec, decoder, NULL);

@@ -37,12 +37,14 @@ public struct VideoPoster: Sendable {
     /// The poster of the video open at `file` (read with pread only). `name` names it in errors.
     /// A file without a video stream fails as `.unrecognised` (`VideoError.noPictures`).
     public func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        var limits = limits
+        limits.maxPixels = min(limits.maxPixels, renderer.limits.maxPixels)
         let video = try told { () throws(VideoError) in try VideoDecoder(file: file, path: name, limits: limits) }
         guard let stream = video.stream else { throw RenditionError(VideoError.noPictures(path: name)) }
         try renderer.checkPixels(stream.size, name: name)
         let reservation = try renderer.reserve(decodeBytes(stream), for: "a video decode", name: name)
         defer { withExtendedLifetime(reservation) {} }
-        try told { () throws(VideoError) in try video.openDecoder(maxPixels: renderer.limits.maxPixels) }
+        try told { () throws(VideoError) in try video.openDecoder() }
         guard let frame = try told({ () throws(VideoError) in try chooseFrame(video) }) else {
             throw RenditionError(.corrupt, path: name, reason: "video: no frame could be decoded")
         }

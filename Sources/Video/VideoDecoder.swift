@@ -50,7 +50,7 @@ public final class VideoDecoder {
     }
 
     public init(file: FileDescriptor, path: String, limits: VideoLimits) throws(VideoError) {
-        guard let reader = avideo_new(file.rawValue, Int64(limits.byteBudget), limits.seconds) else {
+        guard let reader = avideo_new(file.rawValue, Int64(limits.byteBudget), limits.seconds, Int64(limits.maxPixels)) else {
             throw VideoError(.unreadable, path: path, reason: avideo_unavailable().map { String(cString: $0) } ?? "out of memory")
         }
         self.reader = reader
@@ -83,8 +83,9 @@ public final class VideoDecoder {
 
     deinit { avideo_free(reader) }
 
-    public func openDecoder(maxPixels: Int) throws(VideoError) {
-        guard avideo_open_decoder(reader, Int64(maxPixels)) == 0 else { throw failure() }
+    /// Opens the chosen stream's decoder, which refuses frames beyond the limits' `maxPixels`.
+    public func openDecoder() throws(VideoError) {
+        guard avideo_open_decoder(reader) == 0 else { throw failure() }
     }
 
     /// Seeks to the keyframe at or before `seconds`.

@@ -1,6 +1,8 @@
+import Glibc
 import Posix
 import Testing
 @testable import Renditions
+import Video
 
 /// Inputs found while fuzzing (Fuzz/crashes/): each must fail fast with a clear error.
 @Suite struct FuzzRegressionTests {
@@ -65,6 +67,33 @@ import Testing
         } throws: { error in
             (error as? RenditionError)?.reason.contains("Cannot allocate memory") == true
         }
+    }
+
+    /// A 713-byte Matroska file whose header gives no frame size and whose VP8 frame claims
+    /// 13584 x 13412 (182 MP): FFmpeg's stream analysis decoded it into frames it had zeroed,
+    /// 270 MB (0.9 s a read under ASan), before any pixel cap was asked. The analysis now has the
+    /// reader's cap, for the properties as for the poster. Measured as the pages this thread
+    /// touched for the first time: about 66,000 before, a few hundred now.
+    @Test(arguments: ["properties", "poster"])
+    func aFrameClaimingGigapixelsIsNotAllocated(by reader: String) throws {
+        let path = FilePath(Self.crashes + "/slow-matroska-vp8-frame-claims-13584x13412.mkv")
+        let file = try OwnedFileDescriptor.openReadOnly(path)
+        let before = Self.pagesFirstTouchedByThisThread()
+        if reader == "properties" {
+            _ = try? VideoSummary.read(file.descriptor, name: "claims.mkv")
+        } else {
+            _ = try? Renderer().render(file.descriptor, spec: RenditionSpec(longestSide: 256), name: "claims.mkv")
+        }
+        let touched = Self.pagesFirstTouchedByThisThread() - before
+        #expect(touched < 10_000, "\(touched) pages (\(touched * 4 / 1024) MiB at 4 KiB) touched for the first time")
+    }
+
+    /// Minor page faults of the calling thread (getrusage's RUSAGE_THREAD, 1 on Linux): other
+    /// tests running alongside do not count.
+    static func pagesFirstTouchedByThisThread() -> Int {
+        var usage = rusage()
+        getrusage(__rusage_who_t(1), &usage)
+        return usage.ru_minflt
     }
 }
 

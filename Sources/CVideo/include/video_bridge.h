@@ -41,8 +41,9 @@ typedef struct {
     int luma_stride, bytes_per_sample, bits;
 } avideo_frame;
 
-/* A reader of `fd` that gives up after `byte_budget` bytes or `seconds` seconds. */
-avideo *avideo_new(int fd, int64_t byte_budget, double seconds);
+/* A reader of `fd` that gives up after `byte_budget` bytes or `seconds` seconds, and decodes no
+ * frame over `max_pixels` (its stream analysis included). */
+avideo *avideo_new(int fd, int64_t byte_budget, double seconds, int64_t max_pixels);
 void avideo_free(avideo *v);
 const char *avideo_error(const avideo *v);
 /* Opens the container (probe size and analysis duration bounded) and chooses its video stream:
@@ -50,8 +51,8 @@ const char *avideo_error(const avideo *v);
 int avideo_open(avideo *v, avideo_info *out);
 /* The index-th metadata tag of the container: 0, or -1 past the end. */
 int avideo_tag(const avideo *v, int index, const char **key, const char **value);
-/* Opens the chosen stream's decoder, one thread, refusing frames over `max_pixels`. */
-int avideo_open_decoder(avideo *v, int64_t max_pixels);
+/* Opens the chosen stream's decoder, one thread, refusing frames over the reader's `max_pixels`. */
+int avideo_open_decoder(avideo *v);
 /* Seeks backward to the keyframe at or before `microseconds` from the start. */
 int avideo_seek(avideo *v, int64_t microseconds);
 /* Decodes the next frame of the chosen stream: keyframes only (sent one at a time and drained;
