@@ -15,6 +15,7 @@ import faults  # noqa: E402
 import load  # noqa: E402
 import mounts  # noqa: E402
 import network  # noqa: E402
+import phone_dump  # noqa: E402
 import readme  # noqa: E402
 import security  # noqa: E402
 import trust  # noqa: E402
@@ -50,6 +51,7 @@ CHECKS = {
     "source-boundary-swaps": trust.source_boundary_swaps,
     "db-never-stalls": trust.db_never_stalls,
     "videos": videos.check,
+    "phone-dump": phone_dump.check,
     "readme-examples": readme.check,
     "samba": network.samba,
     "nfs": network.nfs,
