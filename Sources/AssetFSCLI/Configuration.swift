@@ -7,55 +7,43 @@ import RenditionCache
 import Renditions
 
 /// assetfs's own `-o` options, shared by mounting, `warm` and `cache` so that they agree on
-/// which cache file and which rendition specs a source uses.
-struct Configuration {
+/// which cache file and which rendition specs a source uses. The values here are the defaults;
+/// `MountOption.all` declares how each option sets them.
+struct Configuration: Equatable {
     var mount = MountOptions()
     var cacheFile: FilePath?
-    var cacheSize = MountOptionSchema.defaultCacheBytes
+    var cacheSize: Int64 = 1 << 30
     /// How often SOURCE is checked where inotify cannot watch it (seconds).
-    var recheckSeconds = MountOptionSchema.defaultRecheckSeconds
+    var recheckSeconds = 600
     /// `-o log=FILE`: where a mount in the background logs.
     var logFile: FilePath?
     /// `-o decode_memory=SIZE`: what the renders running together may hold in whole-image buffers.
     var decodeMemory = Self.defaultDecodeMemory(physicalMemory: ProcessEnvironment.physicalMemory)
 
-    /// The keys the parser takes (`MountOptionSchema`, where each is defined with its help).
-    static let keys = MountOptionSchema.keys
+    init() {}
 
-    init(options: [(key: String, value: String)]) throws(UsageError) {
-        for (key, value) in options {
-            switch key {
-            case "cache":
-                guard !value.isEmpty else { throw UsageError("-o cache needs a file, e.g. -o cache=~/.cache/assetfs/pictures.sqlite") }
-                cacheFile = Self.absolute(value)
-            case "cache_size": cacheSize = try Self.size(value, key)
-            case "decode_memory":
-                let bytes = try Self.size(value, key)
-                guard bytes >= Self.minimumDecodeMemory else {
-                    throw UsageError("-o decode_memory=\(value): at least \(Self.minimumDecodeMemory >> 20)M (a 12-megapixel progressive JPEG needs about 36M)")
-                }
-                decodeMemory = Int(clamping: bytes)
-            case "thumbnail_size": mount.sizes.resize(0, to: try Self.number(value, key, 16...8192))
-            case "fullscreen_size": mount.sizes.resize(1, to: try Self.number(value, key, RenditionSizes.longestSides))
-            case "sizes":
-                do throws(RenditionSizes.SizeError) { try mount.sizes.add(parsing: value) } catch {
-                    throw UsageError("-o sizes=\(value): \(error)")
-                }
-            case "quality": mount.quality = try Self.number(value, key, 1...100)
-            case "follow_symlinks": mount.followSymlinks = true
-            case "show_housekeeping": mount.showsHousekeeping = true
-            case "recheck": recheckSeconds = try Self.number(value, key, 1...86400)
-            case "broken":
-                guard let choice = MountOptions.BrokenPhotos(rawValue: value) else {
-                    throw UsageError("-o broken=\(value): expected 'placeholder' (a neutral picture; the default) or 'error' (EIO)")
-                }
-                mount.brokenPhotos = choice
-            case "log":
-                guard !value.isEmpty else { throw UsageError("-o log needs a file, e.g. -o log=/var/log/assetfs.log") }
-                logFile = Self.absolute(value)
-            default: break
+    /// The options given, applied in order as `declarations` say (a key given twice: the last wins).
+    init(options: [(key: String, value: String)], declarations: [MountOption] = MountOption.all) throws(UsageError) {
+        for (key, value) in options where !MountOption.mountHelperKeys.contains(key) {
+            guard let option = declarations.first(where: { $0.name == key }) else {
+                throw UsageError("unknown option '\(key)'; see 'assetfs --help' for the options")
             }
+            try option.apply(&self, value)
         }
+    }
+
+    // The settings options reach through a key path.
+    var thumbnailSide: Int {
+        get { mount.sizes.thumbnail.longestSide }
+        set { mount.sizes.resize(mount.sizes.thumbnail.slot, to: newValue) }
+    }
+    var fullscreenSide: Int {
+        get { mount.sizes.fullscreen.longestSide }
+        set { mount.sizes.resize(mount.sizes.fullscreen.slot, to: newValue) }
+    }
+    var decodeMemoryBytes: Int64 {
+        get { Int64(decodeMemory) }
+        set { decodeMemory = Int(clamping: newValue) }
     }
 
     /// The cache file for `realSource`: `-o cache=` or the per-source default.
@@ -97,36 +85,18 @@ struct Configuration {
         }
     }
 
-    static func number(_ text: String, _ key: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw UsageError("-o \(key)=\(text): expected a number from \(range.lowerBound) to \(range.upperBound)")
-        }
-        return value
-    }
-
     /// 512 MiB, or a quarter of the RAM of a smaller machine (a Raspberry Pi, a NAS): a few large
     /// HEIC or progressive decodes at once must not push it into swap or the OOM killer.
     static func defaultDecodeMemory(physicalMemory: Int) -> Int {
-        physicalMemory > 0 ? max(minimumDecodeMemory, min(512 << 20, physicalMemory / 4)) : 512 << 20
+        let cap = Int(decodeMemoryCap)
+        return physicalMemory > 0 ? max(Int(minimumDecodeMemory), min(cap, physicalMemory / 4)) : cap
     }
 
-    static let minimumDecodeMemory = 16 << 20
+    static let decodeMemoryCap: Int64 = 512 << 20
+    static let minimumDecodeMemory: Int64 = 16 << 20
 
     /// A renderer for a mount or `warm`: renders wait for memory within the decode budget.
     var renderer: Renderer { Renderer(limits: RenderLimits(waitForMemory: true), budget: MemoryBudget(bytes: decodeMemory)) }
-
-    /// `512M`, `2G`, `100000`, `1.5G`.
-    static func size(_ text: String, _ key: String) throws(UsageError) -> Int64 {
-        let units: [Character: Double] = ["K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
-        var digits = Substring(text.uppercased())
-        var unit = 1.0
-        if digits.last == "B" { digits = digits.dropLast() }
-        if let last = digits.last, let multiplier = units[last] { unit = multiplier; digits = digits.dropLast() }
-        guard let value = Double(digits), value > 0 else {
-            throw UsageError("-o \(key)=\(text): expected a size such as 512M or 2G")
-        }
-        return Int64(value * unit)
-    }
 
     static func absolute(_ path: String) -> FilePath {
         if path.hasPrefix("/") { return FilePath(path) }

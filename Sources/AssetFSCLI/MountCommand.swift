@@ -17,7 +17,7 @@ struct MountCommand {
     let backgroundLog: Log.Destination
 
     init(arguments: [String]) throws(UsageError) {
-        do { self.arguments = try FUSEArguments(arguments, ownKeys: Configuration.keys) } catch { throw UsageError(error.message) }
+        do { self.arguments = try FUSEArguments(arguments, ownKeys: MountOption.keys()) } catch { throw UsageError(error.message) }
         configuration = try Configuration(options: self.arguments.ownOptions)
         let staysInFront = self.arguments.foreground || self.arguments.debug || self.arguments.showHelp || self.arguments.showVersion
         backgroundLog = staysInFront ? .standardError : try LogLocation.choose(

@@ -1,11 +1,16 @@
+import MountModel
 import Posix
 import Renditions
 
 /// `assetfs render [--size N] [--quality Q] INPUT OUTPUT`: one rendition, like vipsthumbnail.
 struct RenderCommand {
-    var spec = RenditionSpec(longestSide: 256, quality: 85)
+    /// A mount's thumbnail unless told otherwise.
+    var spec = MountOptions().spec(MountOptions().sizes.thumbnail)
     var input = FilePath("")
     var output = "-"
+
+    /// The defaults, as `usage` tells them.
+    private init() {}
 
     init(arguments: [String]) throws(UsageError) {
         var positional: [String] = []
@@ -49,8 +54,8 @@ struct RenderCommand {
 
     static let usage = """
         usage: assetfs render [--size N] [--quality Q] INPUT OUTPUT
-          Writes a JPEG of INPUT whose longest side is at most N pixels (default 256),
-          upright (EXIF orientation applied), at quality Q (default 85). OUTPUT '-' is stdout.
+          Writes a JPEG of INPUT whose longest side is at most N pixels (default \(Self().spec.longestSide)),
+          upright (EXIF orientation applied), at quality Q (default \(Self().spec.quality)). OUTPUT '-' is stdout.
         """
 
     func run() -> Int32 {

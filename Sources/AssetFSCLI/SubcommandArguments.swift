@@ -22,7 +22,7 @@ struct SubcommandArguments {
                 }
                 for option in list.split(separator: ",") {
                     let key = String(option.prefix { $0 != "=" })
-                    guard Configuration.keys.contains(key) else {
+                    guard MountOption.keys().contains(key) else {
                         throw UsageError("\(command): unknown option '\(key)'; see 'assetfs --help' for the options")
                     }
                     options.append((key, option.contains("=") ? String(option.drop { $0 != "=" }.dropFirst()) : ""))

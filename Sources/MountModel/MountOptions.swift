@@ -4,14 +4,14 @@ import Renditions
 public struct MountOptions: Sendable, Equatable {
     /// thumbnail.jpg, fullscreen.jpg and any size named with `-o sizes=`.
     public var sizes = RenditionSizes()
-    public var quality = 85
+    public var quality = RenditionSpec.defaultQuality
     public var followSymlinks = false
     /// Show NAS and OS housekeeping folders (`@eaDir`, `#recycle`, ...) as albums too.
     public var showsHousekeeping = false
     public var brokenPhotos = BrokenPhotos.placeholder
 
     /// What a rendition of a photo that cannot be rendered shows.
-    public enum BrokenPhotos: String, Sendable {
+    public enum BrokenPhotos: String, Sendable, CaseIterable {
         /// A small neutral picture, so listings and copies of the album go through (the reason is
         /// in the asset's `user.assetfs.error`).
         case placeholder

@@ -3,7 +3,10 @@ public struct RenditionSpec: Hashable, Sendable, CustomStringConvertible {
     public var longestSide: Int
     public var quality: Int
 
-    public init(longestSide: Int, quality: Int = 85) {
+    /// The JPEG quality of renditions unless `-o quality=` says otherwise.
+    public static let defaultQuality = 85
+
+    public init(longestSide: Int, quality: Int = defaultQuality) {
         self.longestSide = max(1, longestSide)
         self.quality = min(100, max(1, quality))
     }

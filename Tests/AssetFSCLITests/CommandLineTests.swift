@@ -67,19 +67,18 @@ import Testing
         }
     }
 
-    /// Every option, as its schema defines it (name, value, help with its default), is in
-    /// `--help` and, word for word, in README's copy of it; the parser takes exactly those keys.
-    @Test func helpAndReadmeShowTheOptionSchema() throws {
+    /// Every option, as its declaration says (name, value, help with its default), is in `--help`
+    /// and, word for word, in README's copy of it.
+    @Test func helpAndReadmeShowTheOptionDeclarations() throws {
         let readme = try String(contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/README.md", encoding: .utf8)
-        let options = MountOptionSchema.helpLines(indent: 5).joined(separator: "\n")
+        let options = MountOption.helpLines(indent: 5).joined(separator: "\n")
         #expect(Help.text.contains(options))
         #expect(readme.contains(Help.text), "README's copy of --help is not --help:\n\(Help.text)")
-        #expect(Configuration.keys == Set(MountOptionSchema.all.map(\.name) + ["rw", "dev", "suid"]))
         for flag in ["--help", "-h"] {
             let result = AssetFS.run([flag], timeout: 60)
             #expect(result.status == 0, "\(flag): exit \(result.status) \(result.err)")
             let text = result.out + result.err
-            #expect(text.contains(options), "\(flag) does not list the options as their schema says")
+            #expect(text.contains(options), "\(flag) does not list the options as they are declared")
             #expect(text.contains("SOURCE") && text.contains("MOUNTPOINT"))
             for signal in ["SIGHUP", "SIGINT", "SIGTERM"] { #expect(text.contains(signal), "\(flag) does not say what \(signal) does") }
         }
