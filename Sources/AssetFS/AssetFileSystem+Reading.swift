@@ -9,7 +9,8 @@ import Renditions
 extension AssetFileSystem {
     /// An original holds its source open until released, so it reads on the version it opened.
     /// A rendition opened counts as used for the cache's LRU order.
-    public func open(_ inode: UInt64, as caller: Credentials, completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
+    public func open(_ inode: UInt64, as caller: Credentials, interruption: Interruption.Source? = nil,
+                     completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
         let opening = request { () -> Result<Opening, Errno> in
             resolve(inode, as: caller).flatMap { node in
                 if case .file(_, let kind, _) = node.canonical, !node.isRendition {
@@ -27,7 +28,7 @@ extension AssetFileSystem {
             completion(openOriginal(photo).map { .original($0, window: window) })
         case .success(.rendition(let target)):
             // Opening needs the content settled (a photo that cannot be read fails here), not the bytes.
-            settle(target, as: caller) { [pipeline] result in
+            settle(target, as: caller, interruption: interruption) { [pipeline] result in
                 if case .success(let settled) = result, let request = settled.request { pipeline.markUsed(request) }
                 completion(result.map { .rendition($0.request) }.mapError { RequestFailure($0).errno })
             }
@@ -40,7 +41,8 @@ extension AssetFileSystem {
         case rendition(RenditionTarget)
     }
 
-    public func read(_ file: OpenFile, size: Int, offset: Int64, completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
+    public func read(_ file: OpenFile, size: Int, offset: Int64, interruption: Interruption.Source? = nil,
+                     completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
         switch file {
         case .original(let descriptor, let window):
             let start = window.lowerBound + offset
@@ -48,15 +50,15 @@ extension AssetFileSystem {
             let count = Int(min(Int64(size), window.upperBound - start))
             completion(Result { () throws(Errno) in try descriptor.read(upTo: count, at: start) }.mapError { _ in RequestFailure.originalUnreadable.errno })
         case .rendition(let request):
-            readRendition(request, size: size, offset: offset, completion: completion)
+            readRendition(request, size: size, offset: offset, interruption: interruption, completion: completion)
         }
     }
 
     /// Bytes of a settled rendition; nil is the placeholder.
-    private func readRendition(_ request: RenditionRequest?, size: Int, offset: Int64,
+    private func readRendition(_ request: RenditionRequest?, size: Int, offset: Int64, interruption: Interruption.Source?,
                                completion: @escaping @Sendable (Result<[UInt8], Errno>) -> Void) {
         guard let request else { return completion(.success(Self.placeholderSlice(offset: offset, count: size))) }
-        pipeline.read(request, offset: Int(offset), count: size) { [options] result in
+        pipeline.read(request, offset: Int(offset), count: size, interruption: interruption) { [options] result in
             switch result {
             case .success(let bytes): completion(.success(bytes))
             case .failure(.broken) where options.brokenPhotos == .placeholder:

@@ -24,11 +24,12 @@ extension AssetFileSystem {
         var size: Int
     }
 
-    func settle(_ target: RenditionTarget, as caller: Credentials,
+    /// `interruption`: the request's caller may go, and then nobody waits for the render.
+    func settle(_ target: RenditionTarget, as caller: Credentials, interruption: Interruption.Source? = nil,
                 completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
         switch target {
         case .one(let request, let priority):
-            pipeline.size(request, priority: priority) { [self] result in
+            pipeline.size(request, priority: priority, interruption: interruption) { [self] result in
                 switch result {
                 case .success(let size): completion(.success(Settled(request: request, size: size)))
                 case .failure(.broken(let reason)): completion(placeholder(for: reason))
@@ -36,14 +37,14 @@ extension AssetFileSystem {
                 }
             }
         case .firstRendering(let album):
-            settleFirst(album: album, after: 0, brokenReason: nil, as: caller, completion: completion)
+            settleFirst(album: album, after: 0, brokenReason: nil, as: caller, interruption: interruption, completion: completion)
         }
     }
 
     /// Tries the album's photos in order; a broken one is passed over, any other failure stops the
     /// search (so the choice never depends on a passing error, and the poster's size stays stable).
     /// A photo `caller` may not read is neither rendered for them nor shown to them.
-    private func settleFirst(album: Int64, after: Int64, brokenReason: String?, as caller: Credentials,
+    private func settleFirst(album: Int64, after: Int64, brokenReason: String?, as caller: Credentials, interruption: Interruption.Source?,
                              completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
         guard let row = catalog.photos(inFolder: album, after: after, limit: 1).first else {
             return completion(placeholder(for: brokenReason ?? "no photos"))
@@ -52,10 +53,11 @@ extension AssetFileSystem {
             return completion(.failure(.unavailable(.posterDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
         let request = RenditionRequest(root: root, photo: row.photo, spec: options.spec(options.sizes.thumbnail))
-        pipeline.size(request, priority: .thumbnail) { [self] result in
+        pipeline.size(request, priority: .thumbnail, interruption: interruption) { [self] result in
             switch result {
             case .success(let size): completion(.success(Settled(request: request, size: size)))
-            case .failure(.broken(let reason)): settleFirst(album: album, after: row.id, brokenReason: reason, as: caller, completion: completion)
+            case .failure(.broken(let reason)):
+                settleFirst(album: album, after: row.id, brokenReason: reason, as: caller, interruption: interruption, completion: completion)
             case .failure(let failure): completion(.failure(failure))
             }
         }

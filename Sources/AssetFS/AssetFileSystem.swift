@@ -92,16 +92,19 @@ public final class AssetFileSystem: Sendable {
 
     public typealias AttributesCompletion = @Sendable (Result<Attributes, Errno>) -> Void
 
-    public func lookup(parent: UInt64, name: [UInt8], as caller: Credentials, completion: @escaping AttributesCompletion) {
+    /// `interruption`, here and below: the request's caller may go before a render it waits for
+    /// is made (FUSE INTERRUPT), and then it stops waiting.
+    public func lookup(parent: UInt64, name: [UInt8], as caller: Credentials, interruption: Interruption.Source? = nil,
+                       completion: @escaping AttributesCompletion) {
         // Only a motion file's presence depends on properties; the other names need none read.
         let found = request(preparing: MountLayout.motionNames.contains(name) ? parent : nil) {
             resolve(folder: parent, as: caller).flatMap { resolve(child: name, of: $0, as: caller) }.flatMap { describing($0.canonical) }
         }
-        attributes(found, as: caller, completion: completion)
+        attributes(found, as: caller, interruption: interruption, completion: completion)
     }
 
-    public func getattr(_ inode: UInt64, as caller: Credentials, completion: @escaping AttributesCompletion) {
-        attributes(request { resolve(inode, as: caller).flatMap(describing) }, as: caller, completion: completion)
+    public func getattr(_ inode: UInt64, as caller: Credentials, interruption: Interruption.Source? = nil, completion: @escaping AttributesCompletion) {
+        attributes(request { resolve(inode, as: caller).flatMap(describing) }, as: caller, interruption: interruption, completion: completion)
     }
 
     /// The attributes of `inode` when they are known without rendering: a folder's or an
@@ -148,14 +151,15 @@ public final class AssetFileSystem: Sendable {
 
     /// A rendition's size must be exact before anyone reads it, so an unknown one is rendered
     /// first, outside the request's snapshot.
-    private func attributes(_ found: Result<Described, Errno>, as caller: Credentials, completion: @escaping AttributesCompletion) {
+    private func attributes(_ found: Result<Described, Errno>, as caller: Credentials, interruption: Interruption.Source?,
+                            completion: @escaping AttributesCompletion) {
         let described: Described
         switch found {
         case .failure(let error): return completion(.failure(error))
         case .success(let found): described = found
         }
         guard let target = described.rendition else { return completion(.success(described.attributes)) }
-        settle(target, as: caller) { result in
+        settle(target, as: caller, interruption: interruption) { result in
             completion(result.map { settled in
                 var sized = described.attributes
                 sized.size = Int64(settled.size)

@@ -1,6 +1,7 @@
-/// The jobs a lane has queued: most urgent first, then in the order they were queued. A job raised
-/// to a more urgent priority queues again at the end of that priority's line (as Nuke raises a
-/// task to its most urgent subscriber); its old place is passed over when reached.
+/// The jobs a lane has queued: most urgent first, then in the order they were queued. A job moved
+/// to another priority (raised as Nuke raises a task to its most urgent subscriber, lowered when
+/// that subscriber leaves) queues again at the end of that priority's line; its old place is
+/// passed over when reached, as is the place of a job withdrawn.
 struct JobQueue {
     private var jobs: [UInt64: (job: Scheduler.Job, priority: WorkPriority)] = [:]
     /// Sequence numbers per priority; an entry whose job has gone or moved is stale.
@@ -23,11 +24,17 @@ struct JobQueue {
         lines[priority.rawValue].push(sequence)
     }
 
-    /// Moves a queued job to `priority` if that is more urgent; a job gone (run, cancelled) stays gone.
-    mutating func raise(_ sequence: UInt64, to priority: WorkPriority) {
-        guard let queued = jobs[sequence], priority < queued.priority else { return }
+    /// Moves a queued job to `priority`, more urgent or less (the end of that priority's line); a
+    /// job gone (run, cancelled, withdrawn) stays gone.
+    mutating func move(_ sequence: UInt64, to priority: WorkPriority) {
+        guard let queued = jobs[sequence], priority != queued.priority else { return }
         jobs[sequence]?.priority = priority
         lines[priority.rawValue].push(sequence)
+    }
+
+    /// Takes a queued job out, so it never runs; nil when it is not queued (running, or done).
+    mutating func remove(_ sequence: UInt64) -> Scheduler.Job? {
+        jobs.removeValue(forKey: sequence)?.job
     }
 
     /// Takes the first job (there must be one), dropping the stale entries before it.

@@ -18,7 +18,7 @@ public final class RenditionPipeline: Sendable {
     let sourceFiles: SourceFiles
     let cache: CacheConnection
     let statistics: Statistics
-    private let renders: Lane
+    let renders: Lane
     /// Serial: one write at a time, in order. Most urgent: a write is short, and until it is done
     /// the bytes are held in memory.
     private let writes: Lane
@@ -35,6 +35,7 @@ public final class RenditionPipeline: Sendable {
         var failures: [CacheKey: String] = [:]
         var inFlight: [CacheKey: InFlight] = [:]
         var rendersAsked: UInt64 = 0
+        var waitersJoined: UInt64 = 0
         /// Rendered bytes not (yet) in the store: queued for the writer, or refused (disk full).
         var held: [(key: CacheKey, bytes: [UInt8])] = []
         var heldBytes = 0
@@ -59,7 +60,7 @@ public final class RenditionPipeline: Sendable {
 
     /// The rendition's byte count: known (this mount, then the store), else after the one render
     /// of this key. Answers at once, on the caller's thread, when known.
-    public func size(_ request: RenditionRequest, priority: WorkPriority = .interactive,
+    public func size(_ request: RenditionRequest, priority: WorkPriority = .interactive, interruption: Interruption.Source? = nil,
                      completion: @escaping @Sendable (Result<Int, RenditionFailure>) -> Void) {
         switch knownOutcome(request.key) {
         case .rendered(let size)?:
@@ -68,13 +69,14 @@ public final class RenditionPipeline: Sendable {
         case .failed(let reason)?:
             completion(.failure(.broken(reason: reason)))
         case nil:
-            produceOnce(request, priority: priority) { completion($0.map(\.count)) }
+            produceOnce(request, priority: priority, interruption: interruption) { completion($0.map(\.count)) }
         }
     }
 
     /// Up to `count` bytes from `offset`: read in place from the cache, else (never stored, or
     /// evicted since) from the one render of this key, which gives the same bytes again.
-    public func read(_ request: RenditionRequest, offset: Int, count: Int, completion: @escaping Completion) {
+    public func read(_ request: RenditionRequest, offset: Int, count: Int, interruption: Interruption.Source? = nil,
+                     completion: @escaping Completion) {
         let key = request.key
         @Sendable func slice(_ bytes: [UInt8]) -> [UInt8] {
             offset < bytes.count ? Array(bytes[offset..<min(bytes.count, offset + count)]) : []
@@ -88,7 +90,7 @@ public final class RenditionPipeline: Sendable {
             }
         }
         if case .failed(let reason)? = knownOutcome(key) { return completion(.failure(.broken(reason: reason))) }
-        produceOnce(request, priority: .interactive) { completion($0.map(slice)) }
+        produceOnce(request, priority: .interactive, interruption: interruption) { completion($0.map(slice)) }
     }
 
     /// Why the photo behind `request` cannot be rendered, if that is known; never renders.
@@ -134,7 +136,7 @@ public final class RenditionPipeline: Sendable {
     public func ensureStored(_ request: RenditionRequest, completion: @escaping @Sendable (WarmResult) -> Void) {
         if case .failed(let reason)? = knownOutcome(request.key) { return completion(.failed(reason)) }
         if (try? cache.store?.contains(request.key)) == true { return completion(.alreadyCached) }
-        produceOnce(request, priority: .warm) { result in
+        produceOnce(request, priority: .warm, interruption: nil) { result in
             switch result {
             case .success: completion(.rendered)
             case .failure(.broken(let reason)), .failure(.unavailable(_, let reason)): completion(.failed(reason))
@@ -168,55 +170,6 @@ public final class RenditionPipeline: Sendable {
             if state.knownSizes.count >= Self.knownSizesLimit { state.knownSizes.removeAll(keepingCapacity: true) }
             state.knownSizes[key] = size
         }
-    }
-
-    /// A render asked for and not yet finished: who waits for it, the most urgent priority it was
-    /// asked at, and its queued job (once the submitter has it), to raise. `number` tells it from
-    /// a later render of the same key.
-    struct InFlight {
-        let number: UInt64
-        var waiters: [Completion]
-        var priority: WorkPriority
-        var ticket: Lane.Ticket?
-    }
-
-    /// Joins the render of the key in flight, or starts it: N callers, one render. A caller more
-    /// urgent than those before (a thumbnail wanted now, joining `warm`'s queued render) raises
-    /// its queued job, as Nuke raises a task to its most urgent subscriber.
-    private func produceOnce(_ request: RenditionRequest, priority: WorkPriority, completion: @escaping Completion) {
-        let key = request.key
-        let (render, raise): (UInt64?, Lane.Ticket?) = state.withLock { state in
-            guard var flight = state.inFlight[key] else {
-                state.rendersAsked += 1
-                state.inFlight[key] = InFlight(number: state.rendersAsked, waiters: [completion], priority: priority)
-                return (state.rendersAsked, nil)
-            }
-            flight.waiters.append(completion)
-            let raised = priority < flight.priority
-            flight.priority = min(flight.priority, priority)
-            state.inFlight[key] = flight
-            // Without a ticket yet, the submitter raises it (below).
-            return (nil, raised ? flight.ticket : nil)
-        }
-        if let raise { renders.raise(raise, to: priority) }
-        guard let render else { return }
-        Statistics.bump(statistics.cacheMisses)
-        guard let ticket = submit(request, priority: priority) else { return }
-        // Callers that joined before the ticket was stored may have asked for more urgency.
-        let joined = state.withLock { state -> WorkPriority? in
-            guard state.inFlight[key]?.number == render else { return nil }  // rendered already
-            state.inFlight[key]?.ticket = ticket
-            return state.inFlight[key]?.priority
-        }
-        if let joined, joined < priority { renders.raise(ticket, to: joined) }
-    }
-
-    private func submit(_ request: RenditionRequest, priority: WorkPriority) -> Lane.Ticket? {
-        let key = request.key
-        return renders.submit(Scheduler.Job(
-            run: { [self] in complete(key, with: produce(request)) },
-            cancel: { [self] in complete(key, with: .failure(.unavailable(.stopping, reason: "the mount is stopping"))) }),
-            priority: priority)
     }
 
     /// Held in memory until the writer has stored it (or for good, within a limit, when it cannot).
@@ -257,10 +210,5 @@ public final class RenditionPipeline: Sendable {
             return !state.warnedStoreFailure
         }
         if first { Log.warning("cannot store renditions in the cache (\(error)); serving them from memory") }
-    }
-
-    private func complete(_ key: CacheKey, with result: Result<[UInt8], RenditionFailure>) {
-        let waiters = state.withLock { $0.inFlight.removeValue(forKey: key)?.waiters ?? [] }
-        for waiter in waiters { waiter(result) }
     }
 }

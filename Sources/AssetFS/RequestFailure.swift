@@ -20,6 +20,7 @@ import Posix
 /// | posterDenied                  | EACCES     | the poster's photo is one its reader may not read      |
 /// | catalogUnreadable             | EIO        | never "no such file" for what may well be there        |
 /// | stopping                      | EIO        | the mount is going: a queued render is not made        |
+/// | interrupted                   | EINTR      | the caller went (FUSE INTERRUPT) before the render was  |
 /// | writeOnReadOnlyMount          | EROFS      | nothing here is writable                               |
 /// | unknownHandle                 | EBADF      | a READ with a handle no OPEN gave, or RELEASE took     |
 /// | opendirNotNeeded              | ENOSYS     | "not implemented" stops the kernel sending OPENDIR     |
@@ -34,6 +35,7 @@ public enum RequestFailure: Error, Sendable, Equatable {
     case posterDenied
     case catalogUnreadable
     case stopping
+    case interrupted
     case writeOnReadOnlyMount
     case unknownHandle
     case opendirNotNeeded
@@ -47,6 +49,7 @@ public enum RequestFailure: Error, Sendable, Equatable {
         case .sourceUnavailable(let error): error == .permissionDenied ? .permissionDenied : .io
         case .originalUnreadable, .photoBroken, .catalogUnreadable, .stopping, .unanswered: .io
         case .posterDenied: .permissionDenied
+        case .interrupted: Errno(rawValue: EINTR)
         case .writeOnReadOnlyMount: .readOnlyFileSystem
         case .unknownHandle: .badFileDescriptor
         case .opendirNotNeeded: Errno(rawValue: ENOSYS)

@@ -116,8 +116,12 @@ final class Scheduler: Sendable {
         return Lane.Ticket(sequence: sequence)
     }
 
-    fileprivate func raise(_ ticket: Lane.Ticket, on lane: Int, to priority: WorkPriority) {
-        state.withLock { $0.lanes[lane]?.queue.raise(ticket.sequence, to: priority) }
+    fileprivate func move(_ ticket: Lane.Ticket, on lane: Int, to priority: WorkPriority) {
+        state.withLock { $0.lanes[lane]?.queue.move(ticket.sequence, to: priority) }
+    }
+
+    fileprivate func withdraw(_ ticket: Lane.Ticket, from lane: Int) -> Bool {
+        state.withLock { $0.lanes[lane]?.queue.remove(ticket.sequence) } != nil
     }
 
     /// Refuses new jobs; cancels the queued ones or lets them run; returns once the lane is idle.
@@ -166,8 +170,12 @@ struct Lane: Sendable {
         scheduler.submit(job, to: id, priority: priority ?? self.priority)
     }
 
-    /// Moves a job still queued ahead, to `priority` (a job started or done is left as it is).
-    func raise(_ ticket: Ticket, to priority: WorkPriority) { scheduler.raise(ticket, on: id, to: priority) }
+    /// Moves a job still queued to `priority`, ahead or back (a job started or done is left as it is).
+    func move(_ ticket: Ticket, to priority: WorkPriority) { scheduler.move(ticket, on: id, to: priority) }
+
+    /// Takes a job still queued out of the lane: it will neither run nor be cancelled. False when
+    /// it has started (or is done): it runs to its end.
+    func withdraw(_ ticket: Ticket) -> Bool { scheduler.withdraw(ticket, from: id) }
 
     /// Ends the lane (see `Scheduler.Leftovers`) and waits until none of its jobs runs. Not from
     /// one of its own jobs, which would wait for itself.

@@ -51,7 +51,7 @@ extension FUSEOperations {
             }
         default:
             let caller = request.caller, pending = PendingRequest(request)
-            fileSystem.lookup(parent: UInt64(parent), name: name, as: caller) { pending.take()?.replyEntry($0) }
+            fileSystem.lookup(parent: UInt64(parent), name: name, as: caller, interruption: pending.interruptible) { pending.take()?.replyEntry($0) }
         }
     }
 
@@ -66,7 +66,7 @@ extension FUSEOperations {
         let request = Request(req!)
         let fileSystem = request.adapter.fileSystem, caller = request.caller
         let pending = PendingRequest(request)
-        fileSystem.getattr(UInt64(inode), as: caller) { pending.take()?.replyAttributes($0) }
+        fileSystem.getattr(UInt64(inode), as: caller, interruption: pending.interruptible) { pending.take()?.replyAttributes($0) }
     }
 
     static func open(_ req: fuse_req_t?, _ inode: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {
@@ -77,7 +77,7 @@ extension FUSEOperations {
         let info = fi!.pointee
         let adapter = request.adapter, caller = request.caller
         let pending = PendingRequest(request)
-        adapter.fileSystem.open(UInt64(inode), as: caller) { result in
+        adapter.fileSystem.open(UInt64(inode), as: caller, interruption: pending.interruptible) { result in
             guard let request = pending.take() else { return }
             switch result {
             case .failure(let error): request.reply(error: error)
@@ -98,7 +98,7 @@ extension FUSEOperations {
         let adapter = request.adapter
         guard let file = adapter.openFile(fi!.pointee.fh) else { return request.refuse(.unknownHandle) }
         let pending = PendingRequest(request)
-        adapter.fileSystem.read(file, size: size, offset: Int64(offset)) { pending.take()?.replyBytes($0) }
+        adapter.fileSystem.read(file, size: size, offset: Int64(offset), interruption: pending.interruptible) { pending.take()?.replyBytes($0) }
     }
 
     static func release(_ req: fuse_req_t?, _: fuse_ino_t, _ fi: UnsafeMutablePointer<fuse_file_info>?) {

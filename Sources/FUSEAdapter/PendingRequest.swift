@@ -1,3 +1,4 @@
+import AssetFS
 import Synchronization
 
 /// A request on its way to the thread that answers it. `AssetFileSystem` completes lookups,
@@ -12,4 +13,14 @@ final class PendingRequest: Sendable {
 
     /// The request, to the first caller only.
     func take() -> Request? { request.withLock { $0.take() } }
+
+    /// The request's `Interruption` (registered with libfuse on first use), while it is unanswered.
+    func interruptible() -> Interruption? {
+        request.withLock { request -> Interruption? in
+            guard var waiting = request.take() else { return nil }
+            let interruption = waiting.interruptible()
+            request = consume waiting
+            return interruption
+        }
+    }
 }

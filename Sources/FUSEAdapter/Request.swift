@@ -1,5 +1,6 @@
 internal import CFUSE
 import AssetFS
+import Dispatch
 import Glibc
 import Posix
 
@@ -16,10 +17,38 @@ import Posix
 struct Request: ~Copyable, @unchecked Sendable {
     /// Private: only the consuming replies below answer it, so none can bypass the check.
     private let raw: fuse_req_t
+    /// Held for libfuse's interrupt callback from `interruptible()` until the reply.
+    private var interruption: Unmanaged<Interruption>?
 
     init(_ raw: fuse_req_t) { self.raw = raw }
 
-    deinit { fuse_reply_err(raw, RequestFailure.unanswered.errno.rawValue) }
+    deinit {
+        forgetInterruption()
+        fuse_reply_err(raw, RequestFailure.unanswered.errno.rawValue)
+    }
+
+    /// What tells the work this request waits for that its caller went (FUSE INTERRUPT: a
+    /// signal, a killed reader), registered with libfuse on first use. libfuse calls back on the
+    /// thread that read the INTERRUPT, with this request's lock held, so the work hears of it on
+    /// another thread (its completion replies, and a reply takes that lock to unregister).
+    mutating func interruptible() -> Interruption {
+        if let interruption { return interruption.takeUnretainedValue() }
+        let interruption = Interruption()
+        self.interruption = Unmanaged.passRetained(interruption)
+        fuse_req_interrupt_func(raw, { _, data in
+            let interruption = Unmanaged<Interruption>.fromOpaque(data!).takeUnretainedValue()
+            DispatchQueue.global().async { interruption.interrupt() }
+        }, self.interruption!.toOpaque())
+        return interruption
+    }
+
+    /// Unregisters the interrupt callback before the reply frees the request: libfuse waits for a
+    /// callback running meanwhile (it holds the request's lock), so the object is not released under it.
+    private func forgetInterruption() {
+        guard let interruption else { return }
+        fuse_req_interrupt_func(raw, nil, nil)
+        interruption.release()
+    }
 
     /// Entries and attributes rarely change, and when the source does the kernel is told
     /// (notify_inval_*), so the kernel may keep them long.
@@ -45,6 +74,7 @@ struct Request: ~Copyable, @unchecked Sendable {
 
     /// Ends the request: what `send` tells libfuse is its one reply, and `deinit` adds none.
     private consuming func answer<R>(_ send: (fuse_req_t) -> R) -> R {
+        forgetInterruption()
         let raw = self.raw
         discard self
         return send(raw)

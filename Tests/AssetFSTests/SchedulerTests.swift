@@ -59,12 +59,32 @@ import Testing
         renders.submit(journal.job("warm 1"))
         renders.submit(journal.job("fullscreen"), priority: .interactive)
         let ticket = renders.submit(journal.job("warm 2"))
-        renders.raise(ticket!, to: .thumbnail)
-        renders.raise(ticket!, to: .warm)  // never lowered
+        renders.move(ticket!, to: .thumbnail)
         journal.release()
         renders.close()
         #expect(journal.names == ["warm 2", "fullscreen", "warm 1"])
-        renders.raise(ticket!, to: .thumbnail)  // run and gone: nothing to raise
+        renders.move(ticket!, to: .thumbnail)  // run and gone: nothing to move
+    }
+
+    /// A job moved back (its urgent waiter left) queues behind the jobs of its new priority; one
+    /// withdrawn never runs nor is cancelled, and once started it can no longer be withdrawn.
+    @Test func aLoweredJobQueuesBackAndAWithdrawnOneNeverRuns() {
+        let scheduler = Scheduler(threads: 1, name: "test")
+        defer { scheduler.shutdown() }
+        let journal = Journal()
+        let renders = scheduler.lane(width: 1, priority: .warm, leftovers: .run)
+        journal.hold(renders)
+        let lowered = renders.submit(journal.job("was a thumbnail"), priority: .thumbnail)
+        renders.submit(journal.job("fullscreen"), priority: .interactive)
+        let withdrawn = renders.submit(journal.job("withdrawn"))
+        renders.submit(journal.job("warm"))
+        renders.move(lowered!, to: .warm)
+        #expect(renders.withdraw(withdrawn!))
+        #expect(!renders.withdraw(withdrawn!), "withdrawn twice")
+        journal.release()
+        renders.close()
+        #expect(journal.names == ["fullscreen", "warm", "was a thumbnail"])
+        #expect(!renders.withdraw(lowered!), "a job that ran was withdrawn")
     }
 
     @Test func aSerialLaneRunsItsJobsInOrderOneAtATimeOnManyThreads() {

@@ -1,5 +1,6 @@
 import CFUSE
 @testable import FUSEAdapter
+import Foundation
 import Glibc
 
 /// libfuse without a mount: a session whose kernel side is this object (fuse_session_custom_io).
@@ -7,7 +8,9 @@ import Glibc
 /// `handle`, and the replies libfuse sends come back here, so a test sees what the kernel is told.
 final class LoopbackKernel {
     /// Each reply's request number and errno (0 for success), in the order libfuse sent them.
-    private(set) var replies: [(unique: UInt64, errno: Int32)] = []
+    /// Replies may come from another thread (a request answered later): read under `replyLock`.
+    private var replies: [(unique: UInt64, errno: Int32)] = []
+    private let replyLock = NSLock()
     private let handle: (consuming Request) -> Void
     private var session: OpaquePointer?
     private var nextUnique: UInt64 = 1
@@ -35,9 +38,21 @@ final class LoopbackKernel {
     deinit { fuse_session_destroy(session) }
 
     /// Sends a GETATTR of the root and gives the errno of each reply to it.
-    func getattr() -> [Int32] {
-        let unique = send(opcode: 3, node: 1, body: [UInt8](repeating: 0, count: 16))  // FUSE_GETATTR
-        return replies.filter { $0.unique == unique }.map(\.errno)
+    func getattr() -> [Int32] { replies(to: startGetattr()) }
+
+    /// Sends a GETATTR of the root and gives its request number, replied to or not.
+    func startGetattr() -> UInt64 {
+        send(opcode: 3, node: 1, body: [UInt8](repeating: 0, count: 16))  // FUSE_GETATTR
+    }
+
+    /// Sends an INTERRUPT of request `unique`, as the kernel does when its caller gets a signal.
+    func interrupt(_ unique: UInt64) {
+        send(opcode: 36, node: 0, body: Self.bytes(unique))  // FUSE_INTERRUPT, fuse_interrupt_in
+    }
+
+    /// The errno of each reply to request `unique` so far.
+    func replies(to unique: UInt64) -> [Int32] {
+        replyLock.withLock { replies.filter { $0.unique == unique }.map(\.errno) }
     }
 
     /// One request as the kernel writes it: a fuse_in_header, then the operation's arguments.
@@ -57,7 +72,8 @@ final class LoopbackKernel {
     /// A reply as libfuse writes it: a fuse_out_header (length, negated errno, request number) first.
     private func receive(_ vectors: UnsafeBufferPointer<iovec>) -> Int {
         let header = UnsafeRawPointer(vectors[0].iov_base!)
-        replies.append((header.loadUnaligned(fromByteOffset: 8, as: UInt64.self), -header.loadUnaligned(fromByteOffset: 4, as: Int32.self)))
+        let reply = (unique: header.loadUnaligned(fromByteOffset: 8, as: UInt64.self), errno: -header.loadUnaligned(fromByteOffset: 4, as: Int32.self))
+        replyLock.withLock { replies.append(reply) }
         return vectors.reduce(0) { $0 + $1.iov_len }
     }
 

@@ -1,5 +1,5 @@
-"""Faults: kill -9 during renders, a damaged cache, a full disk, warm beside a mount, and a
-source rewritten while it is read."""
+"""Faults: kill -9 during renders, a damaged cache, a full disk, warm beside a mount, a source
+rewritten while it is read, and readers killed while they wait."""
 import errno
 import os
 import random
@@ -8,7 +8,7 @@ import subprocess
 import threading
 import time
 
-from harness import (BINARY, QUICK, Mount, Scratch, TESTDATA, decodes_cleanly, fresh_render, read_all)
+from harness import (BINARY, QUICK, Mount, Scratch, TESTDATA, decodes_cleanly, fresh_render, read_all, wait_until)
 
 # What a read may fail with cleanly: EIO (the rendition cannot be made), ENOENT/ESTALE (the photo is gone).
 CLEAN_ERRORS = (errno.EIO, errno.ENOENT, errno.ESTALE)
@@ -307,3 +307,49 @@ def read_errors_mid_decode(checks):
     finally:
         scratch.close()
     return problems
+
+
+def readers_gone_mid_wait(checks):
+    """Readers killed while they wait for renders (the kernel sends INTERRUPT for each): their
+    requests end at once, the renders queued for them are dropped rather than made for nobody
+    (the running ones finish into the cache), and the mount goes on serving every photo."""
+    scratch = Scratch("readers-gone")
+    problems = []
+    try:
+        folder = scratch.sub("source", "Big")
+        count = 24
+        base = os.path.join(scratch.path, "big.jpg")
+        subprocess.run(["convert", "-size", "6000x4000", "gradient:navy-orange", "-quality", "92", base], check=True)
+        data = read_all(base)
+        for index in range(count):
+            with open(os.path.join(folder, f"p{index:02}.jpg"), "wb") as f:
+                f.write(data + f"unique {index}".encode())
+        mountpoint = scratch.sub("mnt")
+        mount = Mount(os.path.dirname(folder), mountpoint, f"cache={scratch.path}/cache.sqlite")
+        try:
+            album = os.path.join(mountpoint, "groups", "Big")
+            names = sorted(name for name in os.listdir(album) if name != "thumbnail.jpg")
+            readers = [subprocess.Popen(["cat", os.path.join(album, name, "fullscreen.jpg")],
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for name in names]
+            wait_until(lambda: mount.stats()["renders"] >= 1, 60, interval=0.01)
+            for reader in readers:
+                reader.kill()
+            ended = wait_until(lambda: all(reader.poll() is not None for reader in readers), 10)
+            if not ended:
+                problems.append("readers killed while waiting for renders did not end within 10 s")
+            # The renders that had started finish; nothing else is made.
+            last = -1
+            while mount.stats()["renders"] != last:
+                last = mount.stats()["renders"]
+                time.sleep(1.5)
+            checks.figure(f"readers gone: {count} readers killed mid-wait, {last} fullscreens rendered")
+            if last > count // 2:
+                problems.append(f"{last} of {count} renders were made for readers that had gone")
+            for name in names:
+                if not decodes_cleanly(read_all(os.path.join(album, name, "fullscreen.jpg"))):
+                    problems.append(f"{name}: fullscreen.jpg does not decode after its reader went")
+        finally:
+            mount.close()
+        return problems
+    finally:
+        scratch.close()

@@ -25,6 +25,7 @@ from harness import BINARY, Checks  # noqa: E402
 CHECKS = {
     "bad-input": bad_input.check,
     "kill-9": faults.kill_during_renders,
+    "readers-gone": faults.readers_gone_mid_wait,
     "damaged-cache": faults.damaged_cache,
     "full-disk": faults.full_disk,
     "warm-beside-mount": faults.warm_beside_mount,
