@@ -36,9 +36,7 @@ public struct SidecarMetadata: Sendable, Equatable {
         guard let taken = json["photoTakenTime"] as? [String: Any] else { return nil }
         let seconds = (taken["timestamp"] as? String).flatMap { Int64($0) } ?? (taken["timestamp"] as? NSNumber)?.int64Value
         guard let seconds, seconds > 0, seconds < Int64.max / 1_000_000_000 else { return nil }
-        var date = TakenDate.modificationTime(seconds * 1_000_000_000)
-        date.source = .sidecar
-        return date
+        return TakenDate.local(seconds, source: .sidecar)
     }
 
     static func takeoutLocation(_ json: [String: Any]) -> Coordinates? {
