@@ -1,4 +1,3 @@
-import Glibc
 import PhotoSource
 import Posix
 
@@ -44,7 +43,8 @@ public struct PhotoProperties: Sendable, Equatable {
     /// Raised when a change of the readers gives some file other properties than before: a
     /// catalog whose properties were read by another version reads them all again (version 1 read
     /// EXIF and sizes of JPEGs only, version 2 no XMP, version 3 no sidecars, version 4 no
-    /// Motion Photos or Live Photo identifiers, version 5 showed movie headers' times in UTC).
+    /// Motion Photos or Live Photo identifiers, version 5 showed movie headers' times in UTC and
+    /// read no dates in file names nor Takeout JSONs named in full).
     public static let readerVersion = 6
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
