@@ -18,10 +18,15 @@ struct FileNameDatePattern {
     static let all = [
         FileNameDatePattern(prefix: "IMG-", layout: "YYYYMMDD-WA####", example: "IMG-20240305-WA0002.jpg", isUTC: false),        // WhatsApp
         FileNameDatePattern(prefix: "VID-", layout: "YYYYMMDD-WA####", example: "VID-20240305-WA0002.mp4", isUTC: false),
+        FileNameDatePattern(prefix: "WhatsApp Image ", layout: "YYYY-MM-DD at hh.mm.ss", example: "WhatsApp Image 2024-03-05 at 10.15.30.jpeg",
+                            isUTC: false),                                                                                  // WhatsApp's exports
+        FileNameDatePattern(prefix: "WhatsApp Video ", layout: "YYYY-MM-DD at hh.mm.ss", example: "WhatsApp Video 2024-03-05 at 10.15.30.mp4",
+                            isUTC: false),
         FileNameDatePattern(prefix: "PXL_", layout: "YYYYMMDD_hhmmss###", example: "PXL_20230615_101010123.jpg", isUTC: true),    // Pixel
         FileNameDatePattern(prefix: "IMG_", layout: "YYYYMMDD_hhmmss", example: "IMG_20230909_120000.jpg", isUTC: false),         // Android cameras
         FileNameDatePattern(prefix: "VID_", layout: "YYYYMMDD_hhmmss", example: "VID_20230909_120000.mp4", isUTC: false),
         FileNameDatePattern(prefix: "Screenshot_", layout: "YYYYMMDD-hhmmss", example: "Screenshot_20240101-101010.png", isUTC: false),
+        FileNameDatePattern(prefix: "Screenshot_", layout: "YYYY-MM-DD-hh-mm-ss", example: "Screenshot_2014-10-25-10-51-23.png", isUTC: false),
         FileNameDatePattern(prefix: "", layout: "YYYYMMDD_hhmmss", example: "20240112_214001.mp4", isUTC: false),                 // Samsung
     ]
 

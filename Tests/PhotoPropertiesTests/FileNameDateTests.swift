@@ -13,7 +13,9 @@ import Testing
         let expected = ["IMG-20240305-WA0002.jpg": "2024-03-05T00:00:00", "VID-20240305-WA0002.mp4": "2024-03-05T00:00:00",
                         "PXL_20230615_101010123.jpg": pixel, "IMG_20230909_120000.jpg": "2023-09-09T12:00:00",
                         "VID_20230909_120000.mp4": "2023-09-09T12:00:00", "Screenshot_20240101-101010.png": "2024-01-01T10:10:10",
-                        "20240112_214001.mp4": "2024-01-12T21:40:01"]
+                        "20240112_214001.mp4": "2024-01-12T21:40:01", "Screenshot_2014-10-25-10-51-23.png": "2014-10-25T10:51:23",
+                        "WhatsApp Image 2024-03-05 at 10.15.30.jpeg": "2024-03-05T10:15:30",
+                        "WhatsApp Video 2024-03-05 at 10.15.30.mp4": "2024-03-05T10:15:30"]
         #expect(Set(FileNameDatePattern.all.map(\.example)) == Set(expected.keys), "each pattern is tested by its example")
         for (name, date) in expected {
             #expect(self.date(name) == date, "\(name)")
@@ -38,6 +40,7 @@ import Testing
                       "20991231_120000.jpg",          // the future
                       "IMG-20240305-WA.jpg", "IMG-20240305.jpg", "IMG-20240305-WB0002.jpg",
                       "PXL_20230615_101010.jpg",      // a Pixel's milliseconds missing
+                      "WhatsApp Image 2024-03-05 at 10.15.jpeg", "Screenshot_2014-10-25-10-51.png",
                       "IMG_2023-09-09_120000.jpg", "DSC_20230909_120000.jpg", "IMG_1234.jpg", "2024.jpg", ""])
     func aNameWithoutARealDateHasNone(_ name: String) {
         #expect(date(name) == nil, "\(name): \(date(name) ?? "")")
