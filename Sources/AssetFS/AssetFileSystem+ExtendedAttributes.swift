@@ -78,7 +78,7 @@ extension AssetFileSystem {
             ("catalog_complete", catalog.isComplete ? 1 : 0), ("catalog_pending", backlog.pendingCount),
             ("videos", videos), ("posters", statistics.posters.load(ordering: .relaxed)),
             ("dates_exif", dated(.exifOriginal, .exifDigitized)), ("dates_xmp", dated(.xmp)), ("dates_sidecar", dated(.sidecar)),
-            ("dates_video", dated(.quickTime, .movieHeader)), ("dates_mtime", dated(.modificationTime)),
+            ("dates_video", dated(.quickTime, .movieHeader)), ("dates_filename", dated(.fileName)), ("dates_mtime", dated(.modificationTime)),
         ] + SkipReason.allCases.map { ($0.statisticsKey, skipped[$0] ?? 0) }
         return "{" + fields.map { "\"\($0.0)\":\($0.1)" }.joined(separator: ",") + ",\"catalog_error\":\(JSON.string(backlog.lastError))}"
     }

@@ -25,6 +25,7 @@ extension AssetFileSystem {
     public func readPendingProperties(pageSize: Int = 128, shouldContinue: () -> Bool = { true },
                                       invalidate: ([Invalidation]) -> Void = { _ in }) -> Int {
         var after: Int64 = 0, stored = 0
+        takeoutTitles.forget()  // a JSON changed since the last pass is read again
         while shouldContinue() {
             let page = catalog.undatedPhotos(after: after, limit: pageSize)
             guard let last = page.last else { break }
@@ -70,19 +71,14 @@ extension AssetFileSystem {
         return row
     }
 
-    /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place; nil
-    /// when it cannot be opened now (changed since the scan: its folder is read again; or away).
-    /// One it may not read gets what the catalog knows.
+    /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place, then
+    /// by the date in its name where it still has only its mtime; nil when it cannot be opened now
+    /// (changed since the scan: its folder is read again; or away). One it may not read gets what
+    /// the catalog knows.
     func readProperties(_ row: CatalogStore.PhotoRow) -> PhotoProperties? {
         guard var properties = readEmbeddedProperties(row.photo) else { return nil }
-        guard properties.lacksWhatSidecarsKeep else { return properties }
-        let sidecars = catalog.sidecarNames(inFolder: row.folder)
-        for name in SidecarNames.candidates(for: row.photo.fileName) where sidecars.contains(name) {
-            guard let bytes = sourceFiles.sidecar(name, of: row.photo, limit: SidecarMetadata.maxBytes),
-                  let sidecar = SidecarMetadata(bytes) else { continue }
-            properties.complete(with: sidecar)
-            break
-        }
+        if properties.lacksWhatSidecarsKeep, let sidecar = sidecar(of: row) { properties.complete(with: sidecar) }
+        properties.complete(withDateIn: row.photo.fileName)
         return properties
     }
 

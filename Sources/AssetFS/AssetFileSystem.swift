@@ -36,6 +36,8 @@ public final class AssetFileSystem: Sendable {
     let background: BackgroundLoop
     /// Changes the catalog could not take yet, tried again until it does.
     let backlog: CatalogBacklog
+    /// Which photo each Takeout JSON of the folder last read names (`sidecar(of:)`).
+    let takeoutTitles = TakeoutTitles()
 
     /// `root`: SOURCE's real path (it may be away: a catalog of it is then served as stored).
     /// `catalog` and `cache` are opened on first use, in the process that serves the mount.

@@ -1,4 +1,3 @@
-import Glibc
 import PhotoSource
 import Posix
 
@@ -44,8 +43,9 @@ public struct PhotoProperties: Sendable, Equatable {
     /// Raised when a change of the readers gives some file other properties than before: a
     /// catalog whose properties were read by another version reads them all again (version 1 read
     /// EXIF and sizes of JPEGs only, version 2 no XMP, version 3 no sidecars, version 4 no
-    /// Motion Photos or Live Photo identifiers).
-    public static let readerVersion = 5
+    /// Motion Photos or Live Photo identifiers, version 5 showed movie headers' times in UTC and
+    /// read no dates in file names nor Takeout JSONs named in full).
+    public static let readerVersion = 6
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
     /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by
@@ -151,14 +151,9 @@ public struct TakenDate: Sendable, Equatable {
         return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 
-    /// The modification time in this machine's time zone, with its offset.
+    /// The modification time in this machine's time zone, with its offset (`local`).
     public static func modificationTime(_ nanoseconds: Int64) -> TakenDate {
-        var seconds = time_t(nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000)
-        var parts = tm()
-        localtime_r(&seconds, &parts)
-        return TakenDate(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-                         hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec),
-                         offsetMinutes: Int(parts.tm_gmtoff) / 60, source: .modificationTime)
+        local(nanoseconds >= 0 ? nanoseconds / 1_000_000_000 : (nanoseconds - 999_999_999) / 1_000_000_000, source: .modificationTime)
     }
 
     /// An EXIF date and time, "YYYY:MM:DD HH:MM:SS" (dashes and a T tolerated), or nil when it is

@@ -32,13 +32,18 @@ public struct SidecarMetadata: Sendable, Equatable {
         if date == nil && location == nil { return nil }
     }
 
+    /// A Takeout JSON's `title`: the file name of its photo (which its own name may not say).
+    public static func takeoutTitle(_ bytes: [UInt8]) -> [UInt8]? {
+        guard bytes.count <= maxBytes, let json = try? JSONSerialization.jsonObject(with: Data(bytes)) as? [String: Any],
+              let title = json["title"] as? String, !title.isEmpty else { return nil }
+        return Array(title.utf8)
+    }
+
     static func takeoutDate(_ json: [String: Any]) -> TakenDate? {
         guard let taken = json["photoTakenTime"] as? [String: Any] else { return nil }
         let seconds = (taken["timestamp"] as? String).flatMap { Int64($0) } ?? (taken["timestamp"] as? NSNumber)?.int64Value
         guard let seconds, seconds > 0, seconds < Int64.max / 1_000_000_000 else { return nil }
-        var date = TakenDate.modificationTime(seconds * 1_000_000_000)
-        date.source = .sidecar
-        return date
+        return TakenDate.local(seconds, source: .sidecar)
     }
 
     static func takeoutLocation(_ json: [String: Any]) -> Coordinates? {

@@ -24,7 +24,7 @@ public struct VideoProperties: Sendable, Equatable {
     public var livePhotoIdentifier: String?
 
     /// Reads the video open at `file` (pread only). Dates: the QuickTime creation date with its
-    /// zone first, then the movie header's UTC time. Places: the ISO 6709 QuickTime key, then
+    /// zone first, then the movie header's UTC time in the daemon's zone (`TakenDate.local`). Places: the ISO 6709 QuickTime key, then
     /// the `©xyz` user data; 0,0 is none. Throws what a poster would: `.noPictures` for a
     /// file without pictures, a content failure for a broken one.
     public static func read(_ file: FileDescriptor, name: String, limits: VideoLimits = VideoLimits()) throws(VideoError) -> VideoProperties {
@@ -41,8 +41,10 @@ public struct VideoProperties: Sendable, Equatable {
                                          livePhotoIdentifier: tags["com.apple.quicktime.content.identifier"])
         if let date = tags["com.apple.quicktime.creationdate"].flatMap({ Self.date($0, source: .quickTime) }) {
             properties.date = date
-        } else if Self.movieHeaderFormats.contains(format), let date = tags["creation_time"].flatMap({ Self.date($0, source: .movieHeader) }) {
-            properties.date = date
+        } else if Self.movieHeaderFormats.contains(format), let utc = tags["creation_time"].flatMap({ Self.date($0, source: .movieHeader) }) {
+            // The movie header's time is UTC (an Android clip carries no other): shown in the
+            // daemon's zone, as a photo's mtime and a Takeout JSON's timestamp are.
+            properties.date = TakenDate.local(utc.secondsSinceEpochTakingUTC, source: .movieHeader)
         }
         properties.location = [tags["com.apple.quicktime.location.ISO6709"], tags["location"]].lazy.compactMap { $0.flatMap(Self.iso6709) }.first
         properties.camera = EXIFMetadata.camera(make: (tags["com.apple.quicktime.make"] ?? tags["com.android.manufacturer"]).map { Array($0.utf8) },

@@ -6,6 +6,8 @@ public enum DateSource: Int, Sendable, CaseIterable {
     /// A video's: QuickTime's `com.apple.quicktime.creationdate` (local, with its zone), or
     /// the movie header's creation time (UTC).
     case quickTime = 6, movieHeader = 7
+    /// A date in the file's name (`IMG-20240305-WA0002.jpg`), for a file with none inside it.
+    case fileName = 8
 
     /// What `user.assetfs.date_source` says.
     public var name: String {
@@ -17,6 +19,7 @@ public enum DateSource: Int, Sendable, CaseIterable {
         case .sidecar: "sidecar"
         case .quickTime: "quicktime"
         case .movieHeader: "movie-header"
+        case .fileName: "filename"
         }
     }
 }

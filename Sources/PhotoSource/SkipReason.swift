@@ -19,7 +19,7 @@ public enum SkipReason: String, Error, Sendable, CaseIterable {
         case .unreadable: "it could not be opened or read"
         case .special: "not a regular file (a FIFO, a socket, a device), or a link leading out of SOURCE"
         case .linkedFolder: "a link to (or bind mount of) a folder shown under its own path, or a link loop"
-        case .sidecar: "an XMP or JSON file holding a photo's date and place"
+        case .sidecar: "an XMP or JSON file holding a photo's date and place, or an Apple .AAE edit list"
         case .housekeeping: "a folder NAS and systems keep for themselves (@eaDir, #recycle, $RECYCLE.BIN)"
         }
     }

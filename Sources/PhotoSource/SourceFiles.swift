@@ -35,7 +35,8 @@ public struct SourceFiles: Sendable {
     public func sidecar(_ name: [UInt8], of photo: Photo, limit: Int) -> [UInt8]? {
         guard let file = try? openBeneathRoot(photo.relativePath.parent.appending(name)) else { return nil }
         guard let status = try? file.status(), status.isRegularFile, status.size <= Int64(limit) else { return nil }
-        return try? file.read(upTo: limit, at: 0)
+        // Its own size, not the limit: a buffer of the limit is zeroed for every sidecar read.
+        return try? file.read(upTo: Int(status.size), at: 0)
     }
 
     /// `relative` opened read-only and non-blocking, by the rule every read of SOURCE follows.

@@ -104,7 +104,7 @@ extension Mounted {
                 let counters = object.compactMapValues { $0 as? Int }
                 #expect(Set(object.keys) == ["albums", "assets", "skipped", "renders", "render_failures", "broken", "cache_hits", "cache_misses",
                                              "cache_bytes", "folders_read", "source_online", "catalog_complete", "catalog_pending", "videos", "posters",
-                                             "dates_exif", "dates_xmp", "dates_sidecar", "dates_video", "dates_mtime", "skipped_hidden",
+                                             "dates_exif", "dates_xmp", "dates_sidecar", "dates_video", "dates_filename", "dates_mtime", "skipped_hidden",
                                              "skipped_audio_only", "skipped_not_a_photo",
                                              "skipped_unreadable", "skipped_special", "skipped_linked_folder", "skipped_sidecar", "skipped_housekeeping",
                                              "catalog_error"])

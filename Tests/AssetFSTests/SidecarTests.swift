@@ -111,3 +111,59 @@ import PhotoSource
         }
     }
 }
+
+/// Takeout's newer names, the `title` fallback, `.AAE` files, and dates in file names ranked
+/// after sidecars and before the mtime.
+@Suite struct TakeoutNameTests {
+    let sidecars = SidecarTests()
+
+    func candidates(_ name: String) -> [String] { SidecarNames.candidates(for: Array(name.utf8)).map { String(decoding: $0, as: UTF8.self) } }
+
+    /// The 53 characters newer Takeouts write, `.supplemental-metadata` cut anywhere, cut names,
+    /// `(n)` and edited copies in other languages.
+    @Test func everyTakeoutFormIsACandidate() {
+        let pixel = "PXL_20230615_101010123.jpg"
+        #expect(candidates(pixel).contains(pixel + ".supplemental-metadata.json"))
+        #expect(candidates(pixel).contains(pixel + ".supplemental-metada.json"))  // 51, cut at 46
+        for cut in [".supplemental-metad", ".supplemen", ".suppl", ".s"] {
+            #expect(candidates("IMG_1234.jpg").contains("IMG_1234.jpg\(cut).json"), "\(cut)")
+        }
+        #expect(candidates("IMG_1234(2).jpg").contains("IMG_1234.jpg.suppl(2).json"))
+        #expect(candidates("IMG_1234-bearbeitet.jpg").contains("IMG_1234.jpg.supplemental-metadata.json"))
+        #expect(candidates("IMG_1234-編集済み.jpg").contains("IMG_1234.jpg.json"))
+        let long = "PXL_20230704_184512345.NIGHT.RAW-01.MP.COVER.jpg"
+        #expect(candidates(long).contains(long + ".supplemental-metadata.json"))
+        #expect(candidates(long).contains(String(long.prefix(46)) + ".json"))
+        #expect(SidecarNames.isSidecar(Array("IMG_1234.AAE".utf8)) && SidecarNames.isSidecar(Array("IMG_E1234.aae".utf8)))
+    }
+
+    @Test func takeoutNamedInFullOrByTitleDatesItsPhotoAndAAEIsASidecar() throws {
+        let plain = "malformed/grayscale.jpg"  // no date inside
+        let fixture = Fixture(["T/PXL_20230615_101010123.jpg": plain, "T/Holiday.jpg": plain, "T/IMG_20230909_120000.jpg": plain,
+                               "T/IMG-20240305-WA0002.jpg": plain, "T/IMG_0001.HEIC": "cameras/canon_hdr_NO.jpg"])
+        let folder = fixture.source.appending(FilePath("T"))
+        try sidecars.write(sidecars.takeout(1_561_977_245, latitude: 48.858844, longitude: 2.294351),
+                           folder.appending(FilePath("PXL_20230615_101010123.jpg.supplemental-metadata.json")))
+        try sidecars.write(sidecars.takeout(1_262_304_000).replacingOccurrences(of: "x.jpg", with: "Holiday.jpg"),
+                           folder.appending(FilePath("a name no rule predicts.json")))
+        try sidecars.write(sidecars.takeout(946_684_800), folder.appending(FilePath("IMG_20230909_120000.jpg.suppl.json")))
+        try sidecars.write("<plist version=\"1.0\"><dict/></plist>", folder.appending(FilePath("IMG_0001.AAE")))
+        let fs = try fixture.fileSystem()
+        fs.readPendingProperties()
+        func expected(_ seconds: Int) -> String { TakenDate.local(Int64(seconds), source: .sidecar).iso8601 }
+        func attribute(_ asset: String, _ name: String) -> String? { sidecars.attribute(fs, "groups/T/" + asset, name) }
+        // The sidecar comes before the date in the name.
+        #expect(attribute("PXL_20230615_101010123", "date") == expected(1_561_977_245))
+        #expect(attribute("PXL_20230615_101010123", "date_source") == "sidecar")
+        #expect(attribute("PXL_20230615_101010123", "location") == "48.858844,2.294351")
+        #expect(attribute("Holiday", "date") == expected(1_262_304_000))
+        #expect(attribute("IMG_20230909_120000", "date") == expected(946_684_800))
+        // No sidecar: the name's date, before the mtime.
+        #expect(attribute("IMG-20240305-WA0002", "date") == "2024-03-05T00:00:00")
+        #expect(attribute("IMG-20240305-WA0002", "date_source") == "filename")
+        #expect(fs.catalog.dateCounts()[.sidecar] == 3 && fs.catalog.dateCounts()[.fileName] == 1)
+        var reasons: [String: SkipReason] = [:]
+        fs.catalog.forEachSkipped { path, reason in reasons[path.description] = reason }
+        #expect(reasons["T/IMG_0001.AAE"] == .sidecar, "\(reasons)")
+    }
+}
