@@ -31,14 +31,14 @@ extension CatalogStore {
     /// What the triggers noted in this write, as changes (a photo removed in it has its own), and
     /// the notes cleared.
     func assetFolderChanges(_ db: Database) throws(DatabaseError) -> [CatalogChange] {
-        var noted: [(photo: Int64, listed: Bool, folder: Int64, name: [UInt8])] = []
-        try db.query("SELECT c.photo, c.listed, p.folder, p.asset_name FROM asset_folders_changed c JOIN photos p ON p.id = c.photo") {
-            noted.append(($0.integer(0), $0.integer(1) != 0, $0.integer(2), $0.blob(3)))
+        var noted: [(photo: Int64, listed: Bool, folder: Int64, name: [UInt8], version: Int64)] = []
+        try db.query("SELECT c.photo, c.listed, p.folder, p.asset_name, p.version FROM asset_folders_changed c JOIN photos p ON p.id = c.photo") {
+            noted.append(($0.integer(0), $0.integer(1) != 0, $0.integer(2), $0.blob(3), $0.integer(4)))
         }
         try db.query("DELETE FROM asset_folders_changed")
         var changes: [CatalogChange] = []
         for photo in noted {
-            changes.append(.assetFiles(photo.photo))
+            changes.append(.assetFiles(photo.photo, version: photo.version))
             guard photo.listed else { continue }
             changes += [.albumPhotos(photo.folder), .assetName(album: photo.folder, name: photo.name)]
             changes += try Self.timelineChanges(ofPhoto: photo.photo, db)

@@ -32,8 +32,9 @@ extension MountTree {
             return [.inode(Node.asset(id).inode)] + kinds.map { .inode(Node.file(photo: id, kind: $0, version: version).inode) }
         case .photoFiles(let id, let originalNames):
             return assetFolderEntries(id, names: assetFileNames + originalNames)
-        case .assetFiles(let id):
-            return assetFolderEntries(id, names: assetFileNames)
+        case .assetFiles(let id, let version):
+            // The motion file keeps its number (the photo's) when its movie is another: its size goes too.
+            return assetFolderEntries(id, names: assetFileNames) + [.inode(Node.file(photo: id, kind: .motion, version: version).inode)]
         case .dated(let day, let name, let photo):
             let year = day / 10000
             return [.entry(parent: Node.day(day).inode, name: name), .inode(Node.day(day).inode),

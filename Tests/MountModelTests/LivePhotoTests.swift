@@ -146,6 +146,8 @@ struct SeededGenerator: RandomNumberGenerator {
         let broken = catalog.invalidations(try catalog.apply("L", ["IMG_0020.HEIC"]))
         #expect(broken.contains(motion), "the still's motion.mov stays in the kernel's cache")
         #expect(broken.contains(.inode(asset.inode)))
+        let version = try #require(catalog.tree.photo(for: asset)).version
+        #expect(broken.contains(.inode(Node.file(photo: still, kind: .motion, version: version).inode)), "its attributes (size) too")
         #expect(broken.contains(.entry(parent: Node.datedAsset(still).inode, name: Array("motion.mov".utf8))))
         #expect(!catalog.names(asset).contains("motion.mov"))
     }
