@@ -165,19 +165,21 @@ extension CatalogStore {
             try db.query("SELECT \(Self.photoColumns) FROM \(Self.photoTables) WHERE p.folder = ? ORDER BY p.id",
                          [.integer(folder.id)]) { stored.append(Self.photo($0)) }
         }
-        let fresh = stored.isEmpty ? [:] : Dictionary(photos.map { (Naming.Key($0.fileName), $0) }, uniquingKeysWith: { first, _ in first })
+        // Each stored photo's place in `photos`, by file name.
+        let fresh = stored.isEmpty ? [:] : Dictionary(photos.indices.map { (Naming.Key(photos[$0].fileName), $0) }, uniquingKeysWith: { first, _ in first })
         let album = folder.id
         var changed = false
-        var kept: [PhotoRow] = []
+        var kept: [(row: PhotoRow, index: Int)] = []
         for row in stored {
-            guard let now = fresh[Naming.Key(row.photo.fileName)] else {
+            guard let index = fresh[Naming.Key(row.photo.fileName)] else {
                 changes += try Self.timelineChanges(ofPhoto: row.id, db)
                 try db.query("DELETE FROM photos WHERE id = ?", [.integer(row.id)])
                 changes += [.assetName(album: album, name: row.assetName), .photo(row.id, version: row.version)]
                 changed = true
                 continue
             }
-            kept.append(row)
+            kept.append((row, index))
+            let now = photos[index]
             if now.identity != row.photo.identity {
                 // A new version: its properties are read again (triggers in CatalogStore+Properties.swift).
                 changes += try Self.timelineChanges(ofPhoto: row.id, db)
@@ -197,20 +199,18 @@ extension CatalogStore {
                 changes.append(.photo(row.id, version: row.version))
             }
         }
-        let known = Set(stored.map { Naming.Key($0.photo.fileName) })
-        let added = known.isEmpty ? photos : photos.filter { !known.contains(Naming.Key($0.fileName)) }
-        let formatChanged = kept.contains { fresh[Naming.Key($0.photo.fileName)]?.format != $0.photo.format }
+        var isNew = [Bool](repeating: true, count: photos.count)
+        for (_, index) in kept { isNew[index] = false }
+        let added = photos.indices.filter { isNew[$0] }
+        let formatChanged = kept.contains { photos[$0.index].format != $0.row.photo.format }
         guard !added.isEmpty || kept.count < stored.count || formatChanged else { return changed }
         // The names are those of the files there now, as a scan of this folder afresh would give
         // them: a kept photo whose name another one now shares is renamed.
         let names = Naming.assetNames(files: photos.map { (name: $0.fileName, format: $0.format) }, reserved: reservedAssetNames)
-        let nameByFile = Dictionary(zip(photos.map { Naming.Key($0.fileName) }, names), uniquingKeysWith: { first, _ in first })
-        let renamed = kept.compactMap { row in
-            nameByFile[Naming.Key(row.photo.fileName)].flatMap { $0 == row.assetName ? nil : (row, $0) }
-        }
+        let renamed = kept.compactMap { row, index in names[index] == row.assetName ? nil : (row, names[index]) }
         try rename(renamed, db, into: &changes)
-        for photo in added {
-            let name = nameByFile[Naming.Key(photo.fileName)]!
+        for index in added {
+            let (photo, name) = (photos[index], names[index])
             try db.query("""
                 INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(album), .blob(photo.fileName), .blob(name)] + Self.identityValues(photo) + [.text(photo.format.rawValue)])

@@ -35,6 +35,10 @@ public enum Naming {
     /// before a Live Photo's movie (hidden once paired) takes one.
     static func assetNames(files: [(name: [UInt8], format: SourceFormat)], reserved: [[UInt8]]) -> [[UInt8]] {
         let candidates = candidateNames(files: files, reserved: reserved)
+        // The candidates clash only when cut to 255 bytes or reserved: mostly there is nothing to order.
+        var taken = Set(reserved.map(Key.init))
+        let fittedNames = candidates.map { fitted($0) }
+        if fittedNames.allSatisfy({ taken.insert(Key($0)).inserted }) { return fittedNames }
         let order = files.indices.sorted { a, b in
             let (movieA, movieB) = (files[a].format == .quickTime, files[b].format == .quickTime)
             return movieA != movieB ? movieB : files[a].name.lexicographicallyPrecedes(files[b].name)
