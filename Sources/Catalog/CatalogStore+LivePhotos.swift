@@ -6,6 +6,7 @@ import SQLiteDatabase
 /// is made when the second of the two has its properties recorded: the movie then leaves every
 /// listing and lookup (`shown`), and the still's asset folder shows it as `motion.mov`. A change
 /// or removal of either breaks the pair (the properties triggers); reading them again pairs anew.
+/// The still shows what it lacks and the movie knows (`shareMovieProperties`).
 extension CatalogStore {
     static let livePhotosSchema = """
         CREATE TABLE IF NOT EXISTS live_pairs(movie INTEGER PRIMARY KEY, still INTEGER NOT NULL UNIQUE);
