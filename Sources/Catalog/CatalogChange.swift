@@ -16,8 +16,10 @@ public enum CatalogChange: Hashable, Sendable {
     /// Photo `id` is another version: its files are new (its original's name, with its format's
     /// extension, may be another: `originalNames` has the old and the new).
     case photoFiles(Int64, originalNames: [[UInt8]])
-    /// Photo `id` gained a motion (its properties were read, or its Live Photo paired).
-    case motionAppeared(Int64)
+    /// What photo `id`'s asset folders hold beside its renditions changed: a motion came, went or
+    /// is another (its properties were read or dropped, its Live Photo paired or unpaired), while
+    /// the photo stayed at version `version`.
+    case assetFiles(Int64, version: Int64)
     /// Photo `photo` came to or left day `day`, where it is called `name`.
     case dated(day: Int, name: [UInt8], photo: Int64)
 }

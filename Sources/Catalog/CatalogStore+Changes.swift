@@ -14,15 +14,19 @@ public struct FolderUpdate: Sendable {
 extension CatalogStore {
     /// Makes the catalog's copy of folder `relative` what `listing` says, in one transaction:
     /// photos added, removed or changed (a changed photo gets a new version: new file numbers),
-    /// stable names for the new ones, subfolders that disappeared removed with all they held.
-    /// Names and numbers of everything else stay as they are.
+    /// the names its files give (`Naming.assetNames`: those a scan afresh gives), subfolders that
+    /// disappeared removed with all they held. Numbers of everything else stay as they are.
     public func apply(_ listing: FolderListing, at relative: FilePath, inheritedPermissions: UInt32) throws(DatabaseError) -> FolderUpdate {
-        try change { db throws(DatabaseError) in try apply(listing, at: relative, inheritedPermissions: inheritedPermissions, db) }
+        try change { db throws(DatabaseError) in
+            var update = try apply(listing, at: relative, inheritedPermissions: inheritedPermissions, db)
+            update.changes += try assetFolderChanges(db)
+            return update
+        }
     }
 
     /// Removes folder `relative` and everything under it (it is gone from SOURCE).
     public func removeFolder(_ relative: FilePath) throws(DatabaseError) -> [CatalogChange] {
-        try change { db throws(DatabaseError) in try removeTree(relative, db) }
+        try change { db throws(DatabaseError) in try removeTree(relative, db) + assetFolderChanges(db) }
     }
 
     /// Runs `body`, whose changes share one transaction (a whole scan writes a batch of folders
@@ -161,19 +165,21 @@ extension CatalogStore {
             try db.query("SELECT \(Self.photoColumns) FROM \(Self.photoTables) WHERE p.folder = ? ORDER BY p.id",
                          [.integer(folder.id)]) { stored.append(Self.photo($0)) }
         }
-        let fresh = stored.isEmpty ? [:] : Dictionary(photos.map { (Naming.Key($0.fileName), $0) }, uniquingKeysWith: { first, _ in first })
+        // Each stored photo's place in `photos`, by file name.
+        let fresh = stored.isEmpty ? [:] : Dictionary(photos.indices.map { (Naming.Key(photos[$0].fileName), $0) }, uniquingKeysWith: { first, _ in first })
         let album = folder.id
         var changed = false
-        var kept: [PhotoRow] = []
+        var kept: [(row: PhotoRow, index: Int)] = []
         for row in stored {
-            guard let now = fresh[Naming.Key(row.photo.fileName)] else {
+            guard let index = fresh[Naming.Key(row.photo.fileName)] else {
                 changes += try Self.timelineChanges(ofPhoto: row.id, db)
                 try db.query("DELETE FROM photos WHERE id = ?", [.integer(row.id)])
                 changes += [.assetName(album: album, name: row.assetName), .photo(row.id, version: row.version)]
                 changed = true
                 continue
             }
-            kept.append(row)
+            kept.append((row, index))
+            let now = photos[index]
             if now.identity != row.photo.identity {
                 // A new version: its properties are read again (triggers in CatalogStore+Properties.swift).
                 changes += try Self.timelineChanges(ofPhoto: row.id, db)
@@ -193,14 +199,18 @@ extension CatalogStore {
                 changes.append(.photo(row.id, version: row.version))
             }
         }
-        let known = Set(stored.map { Naming.Key($0.photo.fileName) })
-        let added = known.isEmpty ? photos : photos.filter { !known.contains(Naming.Key($0.fileName)) }
-        guard !added.isEmpty else { return changed }
-        // New photos get names that clash with no name already shown; shown names never change.
-        let allFiles = (kept.map(\.photo) + added).map { (name: $0.fileName, format: $0.format) }
-        let candidates = Array(Naming.assetNames(files: allFiles, reserved: reservedAssetNames).suffix(added.count))
-        let names = Naming.deduplicated(candidates, reserved: kept.map(\.assetName) + reservedAssetNames)
-        for (photo, name) in zip(added, names) {
+        var isNew = [Bool](repeating: true, count: photos.count)
+        for (_, index) in kept { isNew[index] = false }
+        let added = photos.indices.filter { isNew[$0] }
+        let formatChanged = kept.contains { photos[$0.index].format != $0.row.photo.format }
+        guard !added.isEmpty || kept.count < stored.count || formatChanged else { return changed }
+        // The names are those of the files there now, as a scan of this folder afresh would give
+        // them: a kept photo whose name another one now shares is renamed.
+        let names = Naming.assetNames(files: photos.map { (name: $0.fileName, format: $0.format) }, reserved: reservedAssetNames)
+        let renamed = kept.compactMap { row, index in names[index] == row.assetName ? nil : (row, names[index]) }
+        try rename(renamed, db, into: &changes)
+        for index in added {
+            let (photo, name) = (photos[index], names[index])
             try db.query("""
                 INSERT INTO photos(folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions, format) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 """, [.integer(album), .blob(photo.fileName), .blob(name)] + Self.identityValues(photo) + [.text(photo.format.rawValue)])
@@ -208,7 +218,7 @@ extension CatalogStore {
             guard !firstSeen else { continue }
             changes.append(.assetName(album: album, name: name))
         }
-        return true
+        return changed || !added.isEmpty || !renamed.isEmpty
     }
 
     private func applySubfolders(_ subfolders: [(name: [UInt8], status: FileStatus)], of folder: Folder, _ db: Database,

@@ -6,6 +6,7 @@ import SQLiteDatabase
 /// is made when the second of the two has its properties recorded: the movie then leaves every
 /// listing and lookup (`shown`), and the still's asset folder shows it as `motion.mov`. A change
 /// or removal of either breaks the pair (the properties triggers); reading them again pairs anew.
+/// The still shows what it lacks and the movie knows (`shareMovieProperties`).
 extension CatalogStore {
     static let livePhotosSchema = """
         CREATE TABLE IF NOT EXISTS live_pairs(movie INTEGER PRIMARY KEY, still INTEGER NOT NULL UNIQUE);
@@ -53,26 +54,40 @@ extension CatalogStore {
     }
 
     /// Pairs `photo`, whose properties were just recorded with Live Photo `identifier`, with the
-    /// other half in its folder, if that is there and free; adds what changed: the movie leaves
-    /// its album and its day, and the still gains a motion.
-    func pairLivePhoto(_ photo: PhotoRow, identifier: String, _ db: Database, into changes: inout Set<CatalogChange>) throws(DatabaseError) {
+    /// other half in its folder, if that is there and not paired with another (the triggers of
+    /// `CatalogStore+AssetFiles.swift` tell what that changes), and has the still share what the
+    /// movie knows. Either half read again comes here again, so the still, whose properties a
+    /// reading replaces, never shows less; a broken pair has its still read again.
+    func pairLivePhoto(_ photo: PhotoRow, identifier: String, _ db: Database) throws(DatabaseError) {
         let isMovie = photo.photo.format == .quickTime
         guard isMovie || photo.photo.format.mayHoldMotion else { return }
         let partnerFormats = isMovie ? "'\(SourceFormat.jpeg.rawValue)', '\(SourceFormat.heif.rawValue)'" : "'\(SourceFormat.quickTime.rawValue)'"
+        let (partnerRole, ownRole) = isMovie ? ("still", "movie") : ("movie", "still")
         var partner: Int64?
         try db.query("""
             SELECT q.photo FROM properties q JOIN photos p ON p.id = q.photo
             WHERE q.live_id = ? AND p.folder = ? AND p.format IN (\(partnerFormats)) AND q.photo != ?
-              AND q.photo NOT IN (SELECT \(isMovie ? "still" : "movie") FROM live_pairs)
+              AND q.photo NOT IN (SELECT \(partnerRole) FROM live_pairs WHERE \(ownRole) != ?)
             ORDER BY q.photo LIMIT 1
-            """, [.text(identifier), .integer(photo.folder), .integer(photo.id)]) { partner = $0.integer(0) }
+            """, [.text(identifier), .integer(photo.folder), .integer(photo.id), .integer(photo.id)]) { partner = $0.integer(0) }
         guard let partner else { return }
         let (movie, still) = isMovie ? (photo.id, partner) : (partner, photo.id)
         try db.query("INSERT OR IGNORE INTO live_pairs(movie, still) VALUES (?, ?)", [.integer(movie), .integer(still)])
-        guard db.changes > 0 else { return }
-        var movieName: [UInt8] = []
-        try db.query("SELECT asset_name FROM photos WHERE id = ?", [.integer(movie)]) { movieName = $0.blob(0) }
-        changes.formUnion([.albumPhotos(photo.folder), .assetName(album: photo.folder, name: movieName), .motionAppeared(still)])
-        changes.formUnion(try Self.timelineChanges(ofPhoto: movie, db))
+        try shareMovieProperties(movie: movie, still: still, db)
+    }
+
+    /// What a still lacks and its movie knows: a place (the still's GPS was off or stripped), and
+    /// the UTC offset of a date that has none (EXIF without OffsetTime), which the movie's
+    /// QuickTime creation date carries. Nothing if `movie` and `still` are not a pair.
+    private func shareMovieProperties(movie: Int64, still: Int64, _ db: Database) throws(DatabaseError) {
+        let plainDate = "YYYY-MM-DDTHH:MM:SS".count
+        try db.query("""
+            UPDATE properties AS s SET
+                location = coalesce(s.location, m.location),
+                date = CASE WHEN length(s.date) = \(plainDate) AND m.date_source = \(DateSource.quickTime.rawValue) AND length(m.date) > \(plainDate)
+                            THEN s.date || substr(m.date, \(plainDate + 1)) ELSE s.date END
+            FROM properties AS m
+            WHERE s.photo = ? AND m.photo = ? AND EXISTS (SELECT 1 FROM live_pairs WHERE movie = m.photo AND still = s.photo)
+            """, [.integer(still), .integer(movie)])
     }
 }

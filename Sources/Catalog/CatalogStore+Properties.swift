@@ -146,7 +146,7 @@ extension CatalogStore {
     /// Stores what was read of each photo, for the version it was read at (a photo changed or
     /// removed since is passed over), giving each its name in its day's folder: the asset's name,
     /// or with ` (N)` when another photo of that day has it. A name, once given, stays while the
-    /// photo stays on that day. Returns what changed.
+    /// photo stays on that day with its asset name (`rename`). Returns what changed.
     @discardableResult
     public func record(_ batch: [(photo: PhotoRow, properties: Properties)]) throws(DatabaseError) -> [CatalogChange] {
         guard !batch.isEmpty else { return [] }
@@ -155,7 +155,7 @@ extension CatalogStore {
             for (photo, properties) in batch {
                 try record(photo, properties, db, into: &changes)
             }
-            return Array(changes)
+            return Array(changes) + (try assetFolderChanges(db))
         }
     }
 
@@ -184,12 +184,10 @@ extension CatalogStore {
                   properties.liveIdentifier.map { .text($0) } ?? .null, .blob(name)])
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
         changes.insert(.dated(day: properties.day, name: name, photo: photo.id))
-        if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db, into: &changes) }
-        // Its asset folders gain its motion file (a lookup that missed it may be remembered).
-        if properties.motion != nil { changes.insert(.motionAppeared(photo.id)) }
+        if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db) }
     }
 
-    private func uniqueDatedName(_ assetName: [UInt8], day: Int, photo: Int64, _ db: Database) throws(DatabaseError) -> [UInt8] {
+    func uniqueDatedName(_ assetName: [UInt8], day: Int, photo: Int64, _ db: Database) throws(DatabaseError) -> [UInt8] {
         func isFree(_ candidate: [UInt8]) throws(DatabaseError) -> Bool {
             var taken = false
             try db.query("SELECT 1 FROM properties WHERE day = ? AND dated_name = ? AND photo != ?",

@@ -23,13 +23,14 @@ extension CatalogStore {
         return result
     }
 
-    /// Years with photos after `after`, in order (one index probe per year).
+    /// Years with photos after `after`, in order (one index probe per year). A Live Photo's
+    /// movie is shown by its still, on the still's day: a day or year it alone holds is none.
     public func years(after: Int, limit: Int) -> [Int] {
         read([]) { db throws(DatabaseError) in
             var result: [Int] = [], from = (after + 1) * 10000
             while result.count < limit {
                 var next: Int?
-                try db.query("SELECT day FROM properties WHERE day >= ? ORDER BY day LIMIT 1", [.integer(Int64(from))]) { next = Int($0.integer(0)) }
+                try db.query("SELECT day FROM properties WHERE day >= ? AND \(Self.shown("photo")) ORDER BY day LIMIT 1", [.integer(Int64(from))]) { next = Int($0.integer(0)) }
                 guard let next else { break }
                 result.append(next / 10000)
                 from = (next / 10000 + 1) * 10000
@@ -44,7 +45,7 @@ extension CatalogStore {
             var result: [Int] = [], from = max(after + 1, year * 10000)
             while result.count < limit {
                 var next: Int?
-                try db.query("SELECT day FROM properties WHERE day >= ? AND day < ? ORDER BY day LIMIT 1",
+                try db.query("SELECT day FROM properties WHERE day >= ? AND day < ? AND \(Self.shown("photo")) ORDER BY day LIMIT 1",
                              [.integer(Int64(from)), .integer(Int64((year + 1) * 10000))]) { next = Int($0.integer(0)) }
                 guard let next else { break }
                 result.append(next)

@@ -32,6 +32,7 @@ public final class CatalogStore: Sendable {
         rootName = last.isEmpty || last == [UInt8(ascii: "/")] ? Array("root".utf8) : last
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
         try Self.claim(database, for: source, path: path)
+        try database.execute(Self.assetFolderTriggers)
         writer = Locked(database)
         readers = ReaderPool(try (0..<ReaderPool.size).map { _ throws(DatabaseError) in try Database(path: path, busyTimeout: 1000) })
     }
@@ -68,6 +69,7 @@ public final class CatalogStore: Sendable {
                 guard Database.reopenIfReadOnly(writer: db, readers: readerConnections) else { return }
                 try? db.useWriteAheadLog()
                 try? db.execute(Self.pragmas)
+                try? db.execute(Self.assetFolderTriggers)
             }
         }
     }

@@ -29,12 +29,30 @@ public enum Naming {
         return Array(fileName[..<dot])
     }
 
-    /// Asset folder names for the files of one album: the stem, unless it equals another file's
-    /// stem or full name, or one of `reserved` (the poster's name); then the full file name. One exception: a still and
+    /// The asset folder names of one album's files, a function of the files alone (not of the
+    /// order they came in, nor of what the album showed before): `candidateNames`, made unique
+    /// (`deduplicated`) in the order of their file names, movies last, so a still keeps its name
+    /// before a Live Photo's movie (hidden once paired) takes one.
+    static func assetNames(files: [(name: [UInt8], format: SourceFormat)], reserved: [[UInt8]]) -> [[UInt8]] {
+        let candidates = candidateNames(files: files, reserved: reserved)
+        // The candidates clash only when cut to 255 bytes or reserved: mostly there is nothing to order.
+        var taken = Set(reserved.map(Key.init))
+        let fittedNames = candidates.map { fitted($0) }
+        if fittedNames.allSatisfy({ taken.insert(Key($0)).inserted }) { return fittedNames }
+        let order = files.indices.sorted { a, b in
+            let (movieA, movieB) = (files[a].format == .quickTime, files[b].format == .quickTime)
+            return movieA != movieB ? movieB : files[a].name.lexicographicallyPrecedes(files[b].name)
+        }
+        var result = candidates
+        for (index, name) in zip(order, deduplicated(order.map { candidates[$0] }, reserved: reserved)) { result[index] = name }
+        return result
+    }
+
+    /// Each file's wanted name: the stem, unless it equals another file's stem or full name, or
+    /// one of `reserved` (the poster's name); then the full file name. One exception: a still and
     /// a QuickTime movie alone with one stem (`IMG_1234.HEIC` and `IMG_1234.MOV`, how Apple
     /// exports a Live Photo, shown as one asset once paired) leave the stem to the still.
-    /// Independent of order.
-    static func assetNames(files: [(name: [UInt8], format: SourceFormat)], reserved: [[UInt8]]) -> [[UInt8]] {
+    static func candidateNames(files: [(name: [UInt8], format: SourceFormat)], reserved: [[UInt8]]) -> [[UInt8]] {
         let stems = files.map { stem($0.name) }
         var byStem: [Key: [SourceFormat]] = [:]
         for (file, name) in zip(files, stems) { byStem[Key(name), default: []].append(file.format) }

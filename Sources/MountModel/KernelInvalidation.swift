@@ -31,9 +31,10 @@ extension MountTree {
             let kinds = sizes.map { FileKind.rendition(size: $0.slot) } + [.original, .motion]
             return [.inode(Node.asset(id).inode)] + kinds.map { .inode(Node.file(photo: id, kind: $0, version: version).inode) }
         case .photoFiles(let id, let originalNames):
-            return assetFolderEntries(id, names: sizes.map(\.fileName) + originalNames + MountLayout.motionNames)
-        case .motionAppeared(let id):
-            return assetFolderEntries(id, names: MountLayout.motionNames)
+            return assetFolderEntries(id, names: assetFileNames + originalNames)
+        case .assetFiles(let id, let version):
+            // The motion file keeps its number (the photo's) when its movie is another: its size goes too.
+            return assetFolderEntries(id, names: assetFileNames) + [.inode(Node.file(photo: id, kind: .motion, version: version).inode)]
         case .dated(let day, let name, let photo):
             let year = day / 10000
             return [.entry(parent: Node.day(day).inode, name: name), .inode(Node.day(day).inode),
@@ -42,6 +43,9 @@ extension MountTree {
                     .inode(Node.datedAsset(photo).inode)]
         }
     }
+
+    /// The names an asset folder may show but its original's (which follows the photo's version).
+    private var assetFileNames: [[UInt8]] { sizes.map(\.fileName) + MountLayout.motionNames }
 
     /// An album's folder and its folder in every size's view.
     private func albumFolders(_ id: Int64) -> [Node] {

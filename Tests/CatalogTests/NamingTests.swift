@@ -22,4 +22,16 @@ func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
         #expect(names.map(text) == ["IMG_7", "IMG_7.MOV", "IMG_8.JPG", "IMG_8.MOV", "IMG_8.mp4", "IMG_9.MOV", "IMG_9.MP4"])
     }
 
+    /// The names are a function of the files: in whatever order they are given (the order they
+    /// came to SOURCE), each file gets the same, unique name, never a reserved one.
+    @Test func assetNamesDoNotDependOnTheOrderOfTheFiles() {
+        let files: [(String, SourceFormat)] = [("thumbnail.jpg", .jpeg), ("thumbnail.png", .png), ("thumbnail.jpg (2).jpg", .jpeg)]
+        let reserved = [Array("thumbnail.jpg".utf8)]
+        var results: Set<[String: String]> = []
+        for order in [[0, 1, 2], [0, 2, 1], [1, 0, 2], [1, 2, 0], [2, 0, 1], [2, 1, 0]] {
+            let names = Naming.assetNames(files: order.map { (Array(files[$0].0.utf8), files[$0].1) }, reserved: reserved)
+            results.insert(Dictionary(uniqueKeysWithValues: zip(order.map { files[$0].0 }, names.map(text))))
+        }
+        #expect(results == [["thumbnail.jpg": "thumbnail.jpg (3)", "thumbnail.png": "thumbnail.png", "thumbnail.jpg (2).jpg": "thumbnail.jpg (2)"]])
+    }
 }

@@ -1,0 +1,48 @@
+import SQLiteDatabase
+
+/// What an asset folder shows beside its renditions and original follows other rows than its
+/// photo's: a Live Photo's movie (paired or unpaired: either half changed, went, or was read)
+/// and a Motion Photo's video (its properties read, read again, or dropped). Triggers on the
+/// writer's connection note every such photo, whatever statement changed it, and each write
+/// turns the notes into changes (`assetFolderChanges`): the kernel is told once, here, instead
+/// of by each path that may make or break a pair.
+extension CatalogStore {
+    /// Temporary (the writer's connection only): made again whenever the connection is opened.
+    /// `listed` is 1 for a Live Photo's movie, which also leaves or rejoins its album and its day.
+    static let assetFolderTriggers = """
+        CREATE TEMP TABLE IF NOT EXISTS asset_folders_changed(photo INTEGER PRIMARY KEY, listed INTEGER NOT NULL);
+        CREATE TEMP TRIGGER IF NOT EXISTS pair_made AFTER INSERT ON main.live_pairs BEGIN
+            \(noting("new.still", listed: 0)) \(noting("new.movie", listed: 1)) END;
+        CREATE TEMP TRIGGER IF NOT EXISTS pair_broken AFTER DELETE ON main.live_pairs BEGIN
+            \(noting("old.still", listed: 0)) \(noting("old.movie", listed: 1))
+            INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE id = old.still; END;
+        CREATE TEMP TRIGGER IF NOT EXISTS motion_stored AFTER INSERT ON main.properties WHEN new.motion_offset IS NOT NULL BEGIN
+            \(noting("new.photo", listed: 0)) END;
+        CREATE TEMP TRIGGER IF NOT EXISTS motion_replaced BEFORE INSERT ON main.properties BEGIN
+            INSERT OR IGNORE INTO asset_folders_changed SELECT photo, 0 FROM properties WHERE photo = new.photo AND motion_offset IS NOT NULL; END;
+        CREATE TEMP TRIGGER IF NOT EXISTS motion_dropped AFTER DELETE ON main.properties WHEN old.motion_offset IS NOT NULL BEGIN
+            \(noting("old.photo", listed: 0)) END;
+        """
+
+    private static func noting(_ photo: String, listed: Int) -> String {
+        "INSERT INTO asset_folders_changed VALUES (\(photo), \(listed)) ON CONFLICT(photo) DO UPDATE SET listed = max(listed, excluded.listed);"
+    }
+
+    /// What the triggers noted in this write, as changes (a photo removed in it has its own), and
+    /// the notes cleared.
+    func assetFolderChanges(_ db: Database) throws(DatabaseError) -> [CatalogChange] {
+        var noted: [(photo: Int64, listed: Bool, folder: Int64, name: [UInt8], version: Int64)] = []
+        try db.query("SELECT c.photo, c.listed, p.folder, p.asset_name, p.version FROM asset_folders_changed c JOIN photos p ON p.id = c.photo") {
+            noted.append(($0.integer(0), $0.integer(1) != 0, $0.integer(2), $0.blob(3), $0.integer(4)))
+        }
+        try db.query("DELETE FROM asset_folders_changed")
+        var changes: [CatalogChange] = []
+        for photo in noted {
+            changes.append(.assetFiles(photo.photo, version: photo.version))
+            guard photo.listed else { continue }
+            changes += [.albumPhotos(photo.folder), .assetName(album: photo.folder, name: photo.name)]
+            changes += try Self.timelineChanges(ofPhoto: photo.photo, db)
+        }
+        return changes
+    }
+}
