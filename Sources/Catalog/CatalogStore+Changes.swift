@@ -183,10 +183,7 @@ extension CatalogStore {
             if now.identity != row.photo.identity {
                 // A new version: its properties are read again (triggers in CatalogStore+Properties.swift).
                 changes += try Self.timelineChanges(ofPhoto: row.id, db)
-                try db.query("""
-                    INSERT OR REPLACE INTO retired(photo, version, relpath, inode, size, mtime, ctime, uid, gid, permissions)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """, [.integer(row.id), .integer(row.version), .blob(row.photo.relativePath.bytes)] + Self.identityValues(row.photo))
+                try Self.retire(row, db)
                 try db.query("""
                     UPDATE photos SET inode = ?, size = ?, mtime = ?, ctime = ?, uid = ?, gid = ?, permissions = ?, version = version + 1, format = ? WHERE id = ?
                     """, Self.identityValues(now) + [.text(now.format.rawValue), .integer(row.id)])
@@ -266,6 +263,23 @@ extension CatalogStore {
             let suffix = Array(" (\(n))".utf8)
             candidate = Naming.fitted(base, limit: Naming.maxNameBytes - suffix.count) + suffix
         }
+    }
+
+    /// Keeps what version `row` was, and what its properties said of its motion, for the readers
+    /// that opened it (`retiredPhoto`).
+    private static func retire(_ row: PhotoRow, _ db: Database) throws(DatabaseError) {
+        var motion: [Database.Value] = [.integer(row.motionFacts == .unread ? 0 : 1), .null, .null, .null]
+        switch row.motionFacts {
+        case .embedded(let range): motion[1...2] = [.integer(range.lowerBound), .integer(range.upperBound - range.lowerBound)]
+        case .pairedMovie(let movie): motion[3] = .integer(movie)
+        case .unread, .none: break
+        }
+        try db.query("""
+            INSERT OR REPLACE INTO retired(photo, version, relpath, inode, size, mtime, ctime, uid, gid, permissions, format,
+                                           properties_read, motion_offset, motion_length, movie)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.integer(row.id), .integer(row.version), .blob(row.photo.relativePath.bytes)] + identityValues(row.photo)
+                + [.text(row.photo.format.rawValue)] + motion)
     }
 
     private static func identityValues(_ photo: Photo) -> [Database.Value] {

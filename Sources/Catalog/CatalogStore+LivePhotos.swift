@@ -35,11 +35,10 @@ extension CatalogStore {
         case pairedMovie(Int64)
     }
 
-    /// Columns 14 to 17 of `photoColumns`.
-    static func motionFacts(_ row: Database.Row) -> MotionFacts {
-        guard row.integer(14) != 0 else { return .unread }
-        if !row.isNull(17) { return .pairedMovie(row.integer(17)) }
-        if !row.isNull(15) { return .embedded(row.integer(15)..<(row.integer(15) + row.integer(16))) }
+    static func motionFacts(_ row: NamedRow<PhotoColumn>) -> MotionFacts {
+        guard row.integer(.propertiesRead) != 0 else { return .unread }
+        if let movie = row.optionalInteger(.pairedMovie) { return .pairedMovie(movie) }
+        if let offset = row.optionalInteger(.motionOffset) { return .embedded(offset..<(offset + row.integer(.motionLength))) }
         return .none
     }
 

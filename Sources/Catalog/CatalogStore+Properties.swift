@@ -77,30 +77,13 @@ extension CatalogStore {
         }
     }
 
-    private static let propertiesColumns =
-        "date, date_source, day, width, height, media_type, camera, location, duration, codec, motion_offset, motion_length, live_id, dated_name"
-
-    private static func properties(_ row: Database.Row) -> Properties {
-        func optionalInt(_ column: Int32) -> Int? { row.isNull(column) ? nil : Int(row.integer(column)) }
-        // Every stored code is a case: a catalog of another schema version is converted or made anew.
-        var result = Properties(date: row.text(0), dateSource: DateSource(rawValue: Int(row.integer(1))) ?? .modificationTime, day: Int(row.integer(2)),
-                                width: optionalInt(3), height: optionalInt(4), mediaType: row.isNull(5) ? nil : row.text(5),
-                                camera: row.isNull(6) ? nil : row.blob(6), location: row.isNull(7) ? nil : row.text(7),
-                                duration: row.isNull(8) ? nil : row.double(8), codec: row.isNull(9) ? nil : row.text(9),
-                                motion: row.isNull(10) ? nil : row.integer(10)..<(row.integer(10) + row.integer(11)),
-                                liveIdentifier: row.isNull(12) ? nil : row.text(12))
-        result.datedName = row.blob(13)
-        result.pairedMovie = row.isNull(14) ? nil : row.integer(14)
-        return result
-    }
-
     /// The stored properties of photo `id`, if they have been read for its current version.
     public func properties(ofPhoto id: Int64) -> Properties? {
         read(nil) { db throws(DatabaseError) in
             var result: Properties?
             try db.query("""
-                SELECT \(Self.propertiesColumns), (SELECT movie FROM live_pairs WHERE still = properties.photo) FROM properties WHERE photo = ?
-                """, [.integer(id)]) { result = Self.properties($0) }
+                SELECT \(PropertiesColumn.selection) FROM properties WHERE photo = ?
+                """, [.integer(id)]) { result = PropertiesColumn.properties(NamedRow($0)) }
             return result
         }
     }
@@ -172,16 +155,11 @@ extension CatalogStore {
             if let stored { changes.insert(.dated(day: stored.day, name: stored.name, photo: photo.id)) }
             name = try uniqueDatedName(current.assetName, day: properties.day, photo: photo.id, db)
         }
-        func optional(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
+        let columns = PropertiesColumn.stored
         try db.query("""
-            INSERT OR REPLACE INTO properties(photo, version, \(Self.propertiesColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.integer(photo.id), .integer(photo.version), .text(properties.date), .integer(Int64(properties.dateSource.rawValue)),
-                  .integer(Int64(properties.day)), optional(properties.width), optional(properties.height),
-                  properties.mediaType.map { .text($0) } ?? .null, properties.camera.map { .blob($0) } ?? .null,
-                  properties.location.map { .text($0) } ?? .null, properties.duration.map { .real($0) } ?? .null,
-                  properties.codec.map { .text($0) } ?? .null, properties.motion.map { .integer($0.lowerBound) } ?? .null,
-                  properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null,
-                  properties.liveIdentifier.map { .text($0) } ?? .null, .blob(name)])
+            INSERT OR REPLACE INTO properties(photo, version, \(columns.map(\.expression).joined(separator: ", ")))
+            VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
+            """, [.integer(photo.id), .integer(photo.version)] + columns.map { $0.value(properties, datedName: name) })
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
         changes.insert(.dated(day: properties.day, name: name, photo: photo.id))
         if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db) }

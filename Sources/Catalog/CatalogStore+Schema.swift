@@ -16,10 +16,12 @@ extension CatalogStore {
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }
-        if (4...6).contains(version) {
+        if (4...7).contains(version) {
             // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
             // keeps when each sidecar last changed; version 7 keeps a video's duration and codec,
-            // where a Motion Photo's video lies and which Live Photo halves pair.
+            // where a Motion Photo's video lies and which Live Photo halves pair; version 8 keeps
+            // what a retired version's properties said of its motion (the table is remade: its
+            // rows serve readers of a running mount only).
             // Steps that need no rescan: the next check of a folder stores its sidecars' times
             // (and dates its photos from them), and sniffs again the files it skipped (videos).
             try db.execute("DROP TRIGGER IF EXISTS photo_added")
@@ -35,6 +37,7 @@ extension CatalogStore {
                 try db.execute("ALTER TABLE properties ADD COLUMN motion_offset INTEGER; ALTER TABLE properties ADD COLUMN motion_length INTEGER")
             }
             if try !hasColumn("properties", "live_id") { try db.execute("ALTER TABLE properties ADD COLUMN live_id TEXT") }
+            if try !hasColumn("retired", "movie") { try db.execute("DROP TABLE retired;" + Self.retiredSchema) }
             try db.execute("DROP TRIGGER IF EXISTS photo_changed; DROP TRIGGER IF EXISTS photo_removed;"
                            + Self.livePhotosSchema + Self.propertiesTriggers)
             try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
@@ -44,6 +47,17 @@ extension CatalogStore {
         try db.execute(Self.freshSchema)
         return db
     }
+
+    /// Earlier versions of changed photos: a reader that opened one reads it on, or fails. A
+    /// version's row holds what `PhotoColumn.retired` selects of it.
+    static let retiredSchema = """
+        CREATE TABLE retired(
+            photo INTEGER NOT NULL, version INTEGER NOT NULL, relpath BLOB NOT NULL,
+            inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
+            uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL, format TEXT NOT NULL,
+            properties_read INTEGER NOT NULL, motion_offset INTEGER, motion_length INTEGER, movie INTEGER,
+            PRIMARY KEY(photo, version)) WITHOUT ROWID;
+        """
 
     /// The whole schema of this version, made from nothing in one transaction.
     static let freshSchema = """
@@ -72,12 +86,7 @@ extension CatalogStore {
         -- Files not shown, and why; a sidecar's change time (else 0).
         CREATE TABLE skipped(folder INTEGER NOT NULL, file_name BLOB NOT NULL, reason TEXT NOT NULL,
             stamp INTEGER NOT NULL DEFAULT 0, PRIMARY KEY(folder, file_name)) WITHOUT ROWID;
-        -- Earlier versions of changed photos: a reader that opened one reads it on, or fails.
-        CREATE TABLE retired(
-            photo INTEGER NOT NULL, version INTEGER NOT NULL, relpath BLOB NOT NULL,
-            inode INTEGER NOT NULL, size INTEGER NOT NULL, mtime INTEGER NOT NULL, ctime INTEGER NOT NULL,
-            uid INTEGER NOT NULL, gid INTEGER NOT NULL, permissions INTEGER NOT NULL,
-            PRIMARY KEY(photo, version)) WITHOUT ROWID;
+        \(CatalogStore.retiredSchema)
         CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
         \(CatalogStore.propertiesSchema)
         PRAGMA user_version = \(CatalogStore.schemaVersion);

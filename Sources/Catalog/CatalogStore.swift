@@ -17,7 +17,7 @@ public final class CatalogStore: Sendable {
     let reservedAssetNames: [[UInt8]]
     let readers: ReaderPool
     let writer: Locked<Database>
-    static let schemaVersion = 7
+    static let schemaVersion = 8
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`, giving no asset one of `reservedAssetNames`. A file that is not a valid catalog
@@ -110,20 +110,18 @@ public final class CatalogStore: Sendable {
     /// Where photo rows are read from: each with its folder, and its properties if read (`q`).
     static let photoTables = "photos p JOIN folders f ON f.id = p.folder LEFT JOIN properties q ON q.photo = p.id"
 
-    static let photoColumns = """
-        p.id, p.folder, p.asset_name, p.version, f.relpath, p.file_name, p.inode, p.size, p.mtime, p.ctime, p.uid, p.gid, p.permissions, p.format,
-        q.photo IS NOT NULL, q.motion_offset, q.motion_length, (SELECT movie FROM live_pairs WHERE still = p.id)
-        """
+    static let photoColumns = PhotoColumn.selection
 
     static func photo(_ row: Database.Row) -> PhotoRow {
-        let fileName = row.blob(5)
-        return PhotoRow(id: row.integer(0), folder: row.integer(1), assetName: row.blob(2), version: row.integer(3),
-                        photo: Photo(relativePath: FilePath(bytes: row.blob(4)).appending(fileName), fileName: fileName,
-                                     identity: SourceIdentity(inode: UInt64(bitPattern: row.integer(6)), size: row.integer(7),
-                                                              modificationNanoseconds: row.integer(8), changeNanoseconds: row.integer(9)),
-                                     userID: UInt32(truncatingIfNeeded: row.integer(10)), groupID: UInt32(truncatingIfNeeded: row.integer(11)),
-                                     permissions: UInt32(truncatingIfNeeded: row.integer(12)),
-                                     format: SourceFormat(rawValue: row.text(13)) ?? .jpeg),
+        let row = NamedRow(row, PhotoColumn.self)
+        let fileName = row.blob(.fileName)
+        return PhotoRow(id: row.integer(.id), folder: row.integer(.folder), assetName: row.blob(.assetName), version: row.integer(.version),
+                        photo: Photo(relativePath: FilePath(bytes: row.blob(.folderPath)).appending(fileName), fileName: fileName,
+                                     identity: SourceIdentity(inode: UInt64(bitPattern: row.integer(.inode)), size: row.integer(.size),
+                                                              modificationNanoseconds: row.integer(.mtime), changeNanoseconds: row.integer(.ctime)),
+                                     userID: UInt32(truncatingIfNeeded: row.integer(.uid)), groupID: UInt32(truncatingIfNeeded: row.integer(.gid)),
+                                     permissions: UInt32(truncatingIfNeeded: row.integer(.permissions)),
+                                     format: SourceFormat(rawValue: row.text(.format)) ?? .jpeg),
                         motionFacts: motionFacts(row))
     }
 
@@ -277,16 +275,16 @@ public final class CatalogStore: Sendable {
     }
 
     /// An earlier version of a photo, kept for readers that opened it before it changed.
+    /// Its file's path is the one it had then (`retired.relpath` holds the whole path).
     public func retiredPhoto(_ id: Int64, version: Int64) -> PhotoRow? {
         read(nil) { db throws(DatabaseError) in
             var result: PhotoRow?
             try db.query("""
-                SELECT r.photo, p.folder, p.asset_name, r.version, r.relpath, p.file_name, r.inode, r.size, r.mtime, r.ctime, r.uid, r.gid, r.permissions, p.format
-                FROM retired r JOIN photos p ON p.id = r.photo WHERE r.photo = ? AND r.version & 65535 = ?
-                ORDER BY r.version DESC LIMIT 1
+                SELECT \(PhotoColumn.retiredSelection) FROM retired r JOIN photos p ON p.id = r.photo
+                WHERE r.photo = ? AND r.version & 65535 = ? ORDER BY r.version DESC LIMIT 1
                 """, [.integer(id), .integer(version)]) { row in
                 var photo = Self.photo(row)
-                photo.photo.relativePath = FilePath(bytes: row.blob(4))
+                photo.photo.relativePath = FilePath(bytes: NamedRow(row, PhotoColumn.self).blob(.folderPath))
                 result = photo
             }
             return result

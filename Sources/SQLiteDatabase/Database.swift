@@ -211,6 +211,8 @@ public final class Database: @unchecked Sendable {
     /// A result row, valid only inside the `query` callback.
     public struct Row {
         let statement: OpaquePointer
+        /// How many columns the statement gives.
+        public var columnCount: Int32 { sqlite3_column_count(statement) }
         public func integer(_ column: Int32) -> Int64 { sqlite3_column_int64(statement, column) }
         public func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
         public func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }

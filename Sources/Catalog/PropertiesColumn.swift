@@ -1,0 +1,73 @@
+import PhotoSource
+import SQLiteDatabase
+
+/// The columns of a photo's stored properties, in the order they are selected, each with how
+/// `CatalogStore.Properties` is written to it: the list `record` inserts, the list reads select
+/// and the decoder all come from here.
+enum PropertiesColumn: Int32, ColumnList {
+    case date, dateSource, day, width, height, mediaType, camera, location, duration, codec, motionOffset, motionLength
+    case liveIdentifier, datedName
+    /// Selected only: the Live Photo movie a still is paired with (`live_pairs`).
+    case pairedMovie
+
+    /// From `properties`.
+    var expression: String {
+        switch self {
+        case .date: "date"
+        case .dateSource: "date_source"
+        case .day: "day"
+        case .width: "width"
+        case .height: "height"
+        case .mediaType: "media_type"
+        case .camera: "camera"
+        case .location: "location"
+        case .duration: "duration"
+        case .codec: "codec"
+        case .motionOffset: "motion_offset"
+        case .motionLength: "motion_length"
+        case .liveIdentifier: "live_id"
+        case .datedName: "dated_name"
+        case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = properties.photo)"
+        }
+    }
+
+    /// The columns `record` writes, in order.
+    static let stored = allCases.filter { $0 != .pairedMovie }
+
+    /// What `properties` stores in this column (`datedName`: its name in its day's folder).
+    func value(_ properties: CatalogStore.Properties, datedName: [UInt8]) -> Database.Value {
+        func integer(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
+        switch self {
+        case .date: return .text(properties.date)
+        case .dateSource: return .integer(Int64(properties.dateSource.rawValue))
+        case .day: return integer(properties.day)
+        case .width: return integer(properties.width)
+        case .height: return integer(properties.height)
+        case .mediaType: return properties.mediaType.map { .text($0) } ?? .null
+        case .camera: return properties.camera.map { .blob($0) } ?? .null
+        case .location: return properties.location.map { .text($0) } ?? .null
+        case .duration: return properties.duration.map { .real($0) } ?? .null
+        case .codec: return properties.codec.map { .text($0) } ?? .null
+        case .motionOffset: return properties.motion.map { .integer($0.lowerBound) } ?? .null
+        case .motionLength: return properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null
+        case .liveIdentifier: return properties.liveIdentifier.map { .text($0) } ?? .null
+        case .datedName: return .blob(datedName)
+        case .pairedMovie: return properties.pairedMovie.map { .integer($0) } ?? .null
+        }
+    }
+
+    /// Properties as a row of these columns stores them.
+    static func properties(_ row: NamedRow<PropertiesColumn>) -> CatalogStore.Properties {
+        // Every stored code is a case: a catalog of another schema version is converted or made anew.
+        var result = CatalogStore.Properties(
+            date: row.text(.date), dateSource: DateSource(rawValue: Int(row.integer(.dateSource))) ?? .modificationTime, day: Int(row.integer(.day)),
+            width: row.optionalInteger(.width).map(Int.init), height: row.optionalInteger(.height).map(Int.init),
+            mediaType: row.optionalText(.mediaType), camera: row.optionalBlob(.camera), location: row.optionalText(.location),
+            duration: row.isNull(.duration) ? nil : row.double(.duration), codec: row.optionalText(.codec),
+            motion: row.optionalInteger(.motionOffset).map { $0..<($0 + row.integer(.motionLength)) },
+            liveIdentifier: row.optionalText(.liveIdentifier))
+        result.datedName = row.blob(.datedName)
+        result.pairedMovie = row.optionalInteger(.pairedMovie)
+        return result
+    }
+}
