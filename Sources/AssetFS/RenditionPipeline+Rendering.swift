@@ -13,7 +13,7 @@ extension RenditionPipeline {
         if let bytes = try? cache.store?.bytes(for: request.key) { return .success(bytes) }
         Statistics.bump(statistics.renders)
         if request.photo.format.isVideo { Statistics.bump(statistics.posters) }
-        let name = request.sourcePath.description
+        let name = request.displayName
         let file: OwnedFileDescriptor
         do { file = try sourceFiles.open(request.photo) } catch {
             return unavailable(request, error)
@@ -36,7 +36,7 @@ extension RenditionPipeline {
 
     /// A failure of this request only, logged once per photo and reason.
     private func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
-        let reason = reason ?? "\(request.sourcePath): \(failure)"
+        let reason = reason ?? "\(request.displayName): \(failure)"
         logOnce(reason, warning: true)
         if case .changed = failure { onSourceChanged(request.photo.relativePath) }
         return .failure(.unavailable(RequestFailure(failure), reason: reason))
@@ -47,7 +47,7 @@ extension RenditionPipeline {
     /// settings) in the store, which every mount of this source shares.
     private func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
         Statistics.bump(statistics.renderFailures)
-        if logOnce(reason, warning: false) { Statistics.bump(statistics.brokenPhotos) }
+        logOnce(reason, warning: false)
         state.withLock { $0.failures[key] = reason }
         if cache.isEnabled, storing {
             write { [self] store throws(DatabaseError) in

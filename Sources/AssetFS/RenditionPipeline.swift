@@ -97,6 +97,13 @@ public final class RenditionPipeline: Sendable {
         return nil
     }
 
+    /// The keys of every failure known: this mount's, and the store's (which earlier mounts and
+    /// `assetfs warm` left).
+    public func failedKeys() -> Set<CacheKey> {
+        let stored = ((try? cache.store?.failures()) ?? []).map(\.key)
+        return state.withLock { Set($0.failures.keys) }.union(stored)
+    }
+
     /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches,
     /// by the writer: a write per read would cost more than the read.
     public func markUsed(_ request: RenditionRequest) {

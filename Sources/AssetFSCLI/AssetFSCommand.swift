@@ -30,6 +30,8 @@ public enum AssetFSCommand {
                 return try CacheCommand(arguments: Array(arguments.dropFirst())).run()
             case "skipped":
                 return try SkippedCommand(arguments: Array(arguments.dropFirst())).run()
+            case "broken":
+                return try BrokenCommand(arguments: Array(arguments.dropFirst())).run()
             case "formats":
                 guard arguments.count == 1 else { throw UsageError(FormatsCommand.usage) }
                 print(FormatsCommand.text)

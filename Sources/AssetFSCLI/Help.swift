@@ -2,7 +2,7 @@ import MountModel
 
 /// `assetfs --help`, and `assetfs COMMAND --help`.
 enum Help {
-    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "formats"]
+    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "broken", "formats"]
 
     /// What `assetfs COMMAND --help` prints: the command's own usage text, else its line of
     /// the synopsis above.
@@ -11,6 +11,7 @@ enum Help {
         case "render": return RenderCommand.usage
         case "thumbnails": return ThumbnailsCommand.usage
         case "skipped": return SkippedCommand.usage
+        case "broken": return BrokenCommand.usage
         case "formats": return FormatsCommand.usage
         default:
             let line = text.split(separator: "\n").first { $0.contains("assetfs \(command) ") } ?? ""
@@ -26,6 +27,7 @@ enum Help {
                assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
                assetfs skipped [-0] [-o OPTIONS] SOURCE
+               assetfs broken [-0] [-o OPTIONS] SOURCE|MOUNTPOINT
                assetfs formats
 
         Mounts the photo and video folder SOURCE read-only on MOUNTPOINT as
@@ -44,7 +46,7 @@ enum Help {
         One mount per cache: a second mount of SOURCE with the same cache is refused, naming the
         first (give it -o cache=FILE of its own). Beside a mount, warm renders into the cache they
         share but never scans the catalog the mount keeps (refused while the mount has not written a
-        whole scan of it); cache stats|check|prune|clear and skipped run as usual.
+        whole scan of it); cache stats|check|prune|clear, skipped and broken run as usual.
 
         options:
           -f                     stay in the foreground (log to stderr)

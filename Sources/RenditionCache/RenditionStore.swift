@@ -175,6 +175,15 @@ public final class RenditionStore: Sendable {
         }
     }
 
+    /// Every failure stored: the key and its reason (for the list of broken photos).
+    public func failures() throws(DatabaseError) -> [(key: CacheKey, reason: String)] {
+        var result: [(key: CacheKey, reason: String)] = []
+        try reader.withLock { db throws(DatabaseError) in
+            try db.query("SELECT key, failure FROM outcomes WHERE failure IS NOT NULL") { result.append((CacheKey($0.blob(0)), $0.text(1))) }
+        }
+        return result
+    }
+
     public func statistics() throws(DatabaseError) -> Statistics {
         var stats = Statistics(bytes: 0, entries: 0, oldestUse: nil, outcomes: 0)
         try reader.withLock { db throws(DatabaseError) in

@@ -33,7 +33,7 @@ import Testing
         let photos = Dictionary(uniqueKeysWithValues: fs.catalog.allPhotos().map { ($0.fileName, $0) })
         let root = try fixture.source.resolved()
         func request(_ name: String) -> RenditionRequest {
-            RenditionRequest(root: root, photo: photos[Array(name.utf8)]!, spec: RenditionSpec(longestSide: 64))
+            RenditionRequest(photo: photos[Array(name.utf8)]!, spec: RenditionSpec(longestSide: 64))
         }
         let renderer = RecordingRenderer()
         // One render at a time: the order in which queued renders start is the order of their priorities.
