@@ -8,7 +8,8 @@ import SQLiteDatabase
 /// rendered, checked unchanged, kept; and what a failure becomes (this request's only, or the
 /// photo's, remembered until it changes).
 extension RenditionPipeline {
-    func produce(_ request: RenditionRequest) -> Result<[UInt8], RenditionFailure> {
+    /// Nil: the render failed on a file changed in the last `settleTime`, judged once it settles.
+    func produce(_ request: RenditionRequest) -> Result<[UInt8], RenditionFailure>? {
         // Another process (assetfs warm) may have stored it since we looked.
         if let bytes = try? cache.store?.bytes(for: request.key) { return .success(bytes) }
         Statistics.bump(statistics.renders)
@@ -23,6 +24,10 @@ extension RenditionPipeline {
             guard error.isContentFailure else {
                 return unavailable(request, .unavailable(.io), reason: error.description)
             }
+            if let status = try? file.status(), let wait = Self.timeToSettle(status) {
+                judgeWhenSettled(request, reason: error.description, storing: error.failsUnderAnySettings, after: wait)
+                return nil
+            }
             return fail(request.key, error.description, storing: error.failsUnderAnySettings)
         }
         // A source rewritten under the render could give a mix of old and new: serve nothing.
@@ -35,7 +40,7 @@ extension RenditionPipeline {
     }
 
     /// A failure of this request only, logged once per photo and reason.
-    private func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
+    func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
         let reason = reason ?? "\(request.displayName): \(failure)"
         logOnce(reason, warning: true)
         if case .changed = failure { onSourceChanged(request.photo.relativePath) }
@@ -45,7 +50,7 @@ extension RenditionPipeline {
     /// A photo that cannot be rendered: logged once, remembered until its source changes, so it is
     /// not decoded on every access: by this mount, and when `storing` (it would fail under any
     /// settings) in the store, which every mount of this source shares.
-    private func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
+    func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
         Statistics.bump(statistics.renderFailures)
         logOnce(reason, warning: false)
         state.withLock { $0.failures[key] = reason }

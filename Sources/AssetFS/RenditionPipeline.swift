@@ -44,6 +44,11 @@ public final class RenditionPipeline: Sendable {
         /// Renditions read since the LRU order was last written.
         var used: Set<CacheKey> = []
         var usedSince = ContinuousClock.now
+        /// Renders that failed on a file still being written, waiting for it to settle
+        /// (`judgeWhenSettled`), and how many of them are being judged now.
+        var settling: Set<CacheKey> = []
+        var judging = 0
+        var stopping = false
     }
 
     init(renderer: any RenditionMaking, sourceFiles: SourceFiles, cache: CacheConnection, statistics: Statistics,
@@ -153,6 +158,7 @@ public final class RenditionPipeline: Sendable {
     /// cache and checkpoints it. Nothing completes a request after this returns.
     public func shutdown() {
         renders.close()
+        stopSettling()
         flushUses()
         writes.close()
         cache.store?.checkpoint()
@@ -221,7 +227,7 @@ public final class RenditionPipeline: Sendable {
     private func submit(_ request: RenditionRequest, priority: WorkPriority) -> Lane.Ticket? {
         let key = request.key
         return renders.submit(Scheduler.Job(
-            run: { [self] in complete(key, with: produce(request)) },
+            run: { [self] in if let result = produce(request) { complete(key, with: result) } },
             cancel: { [self] in complete(key, with: .failure(.unavailable(.stopping, reason: "the mount is stopping"))) }),
             priority: priority)
     }
@@ -266,7 +272,7 @@ public final class RenditionPipeline: Sendable {
         if first { Log.warning("cannot store renditions in the cache (\(error)); serving them from memory") }
     }
 
-    private func complete(_ key: CacheKey, with result: Result<[UInt8], RenditionFailure>) {
+    func complete(_ key: CacheKey, with result: Result<[UInt8], RenditionFailure>) {
         let waiters = state.withLock { $0.inFlight.removeValue(forKey: key)?.waiters ?? [] }
         for waiter in waiters { waiter(result) }
     }
