@@ -30,7 +30,8 @@ public final class RenditionStore: Sendable {
     public let capacity: Int64
     private let reader: Locked<Database>
     private let writer: Locked<Database>
-    private static let schemaVersion = 2
+    /// 3: failures name the photo inside SOURCE; version 2's named SOURCE's absolute path.
+    private static let schemaVersion = 3
     /// A read that cannot start at once (a checkpoint truncating the WAL) is a miss, not a stall.
     private static let readTimeout: Int32 = 200
 
@@ -70,7 +71,11 @@ public final class RenditionStore: Sendable {
         try db.execute(pragmas)
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
-        if version != Self.schemaVersion {
+        if version == 2 {
+            // Same layout; its failures are forgotten (found again on first use, one decode each),
+            // since their reasons named where SOURCE is, for every user of the mount to read.
+            try db.execute("BEGIN IMMEDIATE; DELETE FROM outcomes WHERE failure IS NOT NULL; PRAGMA user_version = 3; COMMIT;")
+        } else if version != Self.schemaVersion {
             // Renditions are derived data: an older layout is dropped, not migrated.
             try db.execute("""
                 BEGIN IMMEDIATE;
