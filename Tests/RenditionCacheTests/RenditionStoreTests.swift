@@ -64,12 +64,14 @@ func now() -> Int64 { Int64(time(nil)) }
             let store = try RenditionStore(path: path, capacity: 1 << 20)
             try store.store([1, 2, 3], for: key("a"))
             try store.storeFailure("/srv/photos/broken.jpg: corrupt", for: key("b"))
-            try Database(path: path).execute("PRAGMA user_version = 2")
+            try Database(path: path).execute("DROP INDEX outcomes_failed; PRAGMA user_version = 2")  // as version 2 made it
         }
         let store = try RenditionStore(path: path, capacity: 1 << 20)
         #expect(try store.bytes(for: key("a")) == [1, 2, 3])
         #expect(try store.outcome(for: key("b")) == nil)
         #expect(try store.failures().isEmpty)
+        try store.storeFailure("broken.jpg: corrupt", for: key("c"))
+        #expect(try store.failures().map(\.reason) == ["broken.jpg: corrupt"])
     }
 
     @Test func evictsLeastRecentlyUsedBlobsButKeepsTheirSizes() throws {
