@@ -1,5 +1,4 @@
 import AssetFS
-import Catalog
 import Posix
 
 /// `assetfs broken [-0] [-o OPTS] SOURCE|MOUNTPOINT`: the assets a mount shows as broken, one per
