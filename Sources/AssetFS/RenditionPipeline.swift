@@ -9,8 +9,9 @@ import Renditions
 /// decides it. Identical in-flight requests are merged, so N readers of an uncached thumbnail cause
 /// one render. Renders run on the scheduler's threads, at most `renderThreads` at once, thumbnails
 /// and user requests before `warm`'s; callers are completed from those threads (or, for a file
-/// still being written, once it has settled), never blocked on them. Writes to the cache go through one serial lane, so neither a FUSE thread nor a render
-/// waits for the database's write lock.
+/// still being written, once it has settled), never blocked on them. Writes to the cache go
+/// through one serial lane, so neither a FUSE thread nor a render waits for the database's write
+/// lock.
 public final class RenditionPipeline: Sendable {
     public typealias Completion = @Sendable (Result<[UInt8], RenditionFailure>) -> Void
 
