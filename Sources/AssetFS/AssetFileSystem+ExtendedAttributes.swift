@@ -51,32 +51,25 @@ extension AssetFileSystem {
         }
     }
 
-    /// Why a photo cannot be shown, once a rendition of it has been tried.
-    private func failure(of photo: Photo) -> String? {
-        options.specs.lazy.compactMap { [self] spec in
-            pipeline.knownFailure(RenditionRequest(root: root, photo: photo, spec: spec))
-        }.first
-    }
-
     public func statisticsJSON() -> String {
         let counts = catalog.counts
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
         let dates = catalog.dateCounts()
         func dated(_ sources: DateSource...) -> Int { sources.reduce(0) { $0 + (dates[$1] ?? 0) } }
-        let videos = catalog.formatCounts.reduce(0) { $0 + (SourceFormat(rawValue: $1.key)?.isVideo == true ? $1.value : 0) }
         let skipped = catalog.skippedByReason
         let fields: [(String, Int)] = [
             ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
             ("renders", statistics.renders.load(ordering: .relaxed)),
             ("render_failures", statistics.renderFailures.load(ordering: .relaxed)),
-            ("broken", statistics.brokenPhotos.load(ordering: .relaxed)),
+            ("broken", brokenAssets().count),
             ("cache_hits", statistics.cacheHits.load(ordering: .relaxed)),
             ("cache_misses", statistics.cacheMisses.load(ordering: .relaxed)),
             ("cache_bytes", Int(cacheBytes)),
             ("folders_read", statistics.foldersRead.load(ordering: .relaxed)),
             ("source_online", isSourceOnline ? 1 : 0),
             ("catalog_complete", catalog.isComplete ? 1 : 0), ("catalog_pending", backlog.pendingCount),
-            ("videos", videos), ("posters", statistics.posters.load(ordering: .relaxed)),
+            ("videos", counts.videos), ("live_photos", counts.livePhotos), ("motion_photos", counts.motionPhotos),
+            ("posters", statistics.posters.load(ordering: .relaxed)),
             ("dates_exif", dated(.exifOriginal, .exifDigitized)), ("dates_xmp", dated(.xmp)), ("dates_sidecar", dated(.sidecar)),
             ("dates_video", dated(.quickTime, .movieHeader)), ("dates_filename", dated(.fileName)), ("dates_mtime", dated(.modificationTime)),
         ] + SkipReason.allCases.map { ($0.statisticsKey, skipped[$0] ?? 0) }

@@ -52,7 +52,7 @@ extension AssetFileSystem {
         guard permits(.asset(row.id), as: caller) else {
             return completion(.failure(.unavailable(.posterDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
-        let request = RenditionRequest(root: root, photo: row.photo, spec: options.spec(options.sizes.thumbnail))
+        let request = RenditionRequest(photo: row.photo, spec: options.spec(options.sizes.thumbnail))
         pipeline.size(request, priority: .thumbnail, interruption: interruption) { [self] result in
             switch result {
             case .success(let size): completion(.success(Settled(request: request, size: size)))

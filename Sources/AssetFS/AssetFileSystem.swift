@@ -221,7 +221,7 @@ public final class AssetFileSystem: Sendable {
                                         modificationNanoseconds: photo.identity.modificationNanoseconds,
                                         linkCount: node.isRendition ? 3 : 2)
             guard case .rendition(let slot) = kind, let size = options.sizes[slot] else { return (attributes, nil) }
-            return (attributes, .one(RenditionRequest(root: root, photo: photo, spec: options.spec(size)), priority: size.isThumbnail ? .thumbnail : .interactive))
+            return (attributes, .one(RenditionRequest(photo: photo, spec: options.spec(size)), priority: size.isThumbnail ? .thumbnail : .interactive))
         }
     }
 

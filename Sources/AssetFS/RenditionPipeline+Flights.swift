@@ -85,15 +85,18 @@ extension RenditionPipeline {
     private func submit(_ request: RenditionRequest, flight number: UInt64, priority: WorkPriority) -> Lane.Ticket? {
         let key = request.key
         return renders.submit(Scheduler.Job(
-            run: { [self] in complete(key, flight: number, with: produce(request)) },
+            run: { [self] in if let result = produce(request) { complete(key, flight: number, with: result) } },
             cancel: { [self] in complete(key, flight: number, with: .failure(.unavailable(.stopping, reason: "the mount is stopping"))) }),
             priority: priority)
     }
 
-    func complete(_ key: CacheKey, flight number: UInt64, with result: Result<[UInt8], RenditionFailure>) {
+    /// Completes the render of `key` in flight: render `number` only when given (a job's own), else
+    /// whichever is (a render judged once its source settled: none other starts meanwhile).
+    func complete(_ key: CacheKey, flight number: UInt64? = nil, with result: Result<[UInt8], RenditionFailure>) {
         let waiters = state.withLock { state -> [Waiter] in
-            guard state.inFlight[key]?.number == number else { return [] }
-            return state.inFlight.removeValue(forKey: key)?.waiters ?? []
+            guard let flight = state.inFlight[key], number == nil || flight.number == number else { return [] }
+            state.inFlight[key] = nil
+            return flight.waiters
         }
         for waiter in waiters { waiter.completion(result) }
     }

@@ -8,12 +8,13 @@ import SQLiteDatabase
 /// rendered, checked unchanged, kept; and what a failure becomes (this request's only, or the
 /// photo's, remembered until it changes).
 extension RenditionPipeline {
-    func produce(_ request: RenditionRequest) -> Result<[UInt8], RenditionFailure> {
+    /// Nil: the render failed on a file changed in the last `settleTime`, judged once it settles.
+    func produce(_ request: RenditionRequest) -> Result<[UInt8], RenditionFailure>? {
         // Another process (assetfs warm) may have stored it since we looked.
         if let bytes = try? cache.store?.bytes(for: request.key) { return .success(bytes) }
         Statistics.bump(statistics.renders)
         if request.photo.format.isVideo { Statistics.bump(statistics.posters) }
-        let name = request.sourcePath.description
+        let name = request.displayName
         let file: OwnedFileDescriptor
         do { file = try sourceFiles.open(request.photo) } catch {
             return unavailable(request, error)
@@ -22,6 +23,10 @@ extension RenditionPipeline {
         do { rendition = try renderer.render(file.descriptor, format: request.photo.format, spec: request.spec, name: name) } catch {
             guard error.isContentFailure else {
                 return unavailable(request, .unavailable(.io), reason: error.description)
+            }
+            if let status = try? file.status(), let wait = Self.timeToSettle(status) {
+                judgeWhenSettled(request, reason: error.description, storing: error.failsUnderAnySettings, after: wait)
+                return nil
             }
             return fail(request.key, error.description, storing: error.failsUnderAnySettings)
         }
@@ -35,8 +40,8 @@ extension RenditionPipeline {
     }
 
     /// A failure of this request only, logged once per photo and reason.
-    private func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
-        let reason = reason ?? "\(request.sourcePath): \(failure)"
+    func unavailable(_ request: RenditionRequest, _ failure: SourceFiles.Failure, reason: String? = nil) -> Result<[UInt8], RenditionFailure> {
+        let reason = reason ?? "\(request.displayName): \(failure)"
         logOnce(reason, warning: true)
         if case .changed = failure { onSourceChanged(request.photo.relativePath) }
         return .failure(.unavailable(RequestFailure(failure), reason: reason))
@@ -45,9 +50,9 @@ extension RenditionPipeline {
     /// A photo that cannot be rendered: logged once, remembered until its source changes, so it is
     /// not decoded on every access: by this mount, and when `storing` (it would fail under any
     /// settings) in the store, which every mount of this source shares.
-    private func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
+    func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
         Statistics.bump(statistics.renderFailures)
-        if logOnce(reason, warning: false) { Statistics.bump(statistics.brokenPhotos) }
+        logOnce(reason, warning: false)
         state.withLock { $0.failures[key] = reason }
         if cache.isEnabled, storing {
             write { [self] store throws(DatabaseError) in

@@ -8,9 +8,10 @@ import Renditions
 /// "Cache hit, else produce once, store, return" (as in Nuke's pipeline), the one place that
 /// decides it. Identical in-flight requests are merged, so N readers of an uncached thumbnail cause
 /// one render. Renders run on the scheduler's threads, at most `renderThreads` at once, thumbnails
-/// and user requests before `warm`'s; callers are completed from those threads, never blocked on
-/// them. Writes to the cache go through one serial lane, so neither a FUSE thread nor a render
-/// waits for the database's write lock.
+/// and user requests before `warm`'s; callers are completed from those threads (or, for a file
+/// still being written, once it has settled), never blocked on them. Writes to the cache go
+/// through one serial lane, so neither a FUSE thread nor a render waits for the database's write
+/// lock.
 public final class RenditionPipeline: Sendable {
     public typealias Completion = @Sendable (Result<[UInt8], RenditionFailure>) -> Void
 
@@ -45,6 +46,11 @@ public final class RenditionPipeline: Sendable {
         /// Renditions read since the LRU order was last written.
         var used: Set<CacheKey> = []
         var usedSince = ContinuousClock.now
+        /// Renders that failed on a file still being written, waiting for it to settle
+        /// (`judgeWhenSettled`), and how many of them are being judged now.
+        var settling: Set<CacheKey> = []
+        var judging = 0
+        var stopping = false
     }
 
     init(renderer: any RenditionMaking, sourceFiles: SourceFiles, cache: CacheConnection, statistics: Statistics,
@@ -99,6 +105,13 @@ public final class RenditionPipeline: Sendable {
         return nil
     }
 
+    /// The keys of every failure known: this mount's, and the store's (which earlier mounts and
+    /// `assetfs warm` left).
+    public func failedKeys() -> Set<CacheKey> {
+        let stored = ((try? cache.store?.failures()) ?? []).map(\.key)
+        return state.withLock { Set($0.failures.keys) }.union(stored)
+    }
+
     /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches,
     /// by the writer: a write per read would cost more than the read.
     public func markUsed(_ request: RenditionRequest) {
@@ -148,6 +161,7 @@ public final class RenditionPipeline: Sendable {
     /// cache and checkpoints it. Nothing completes a request after this returns.
     public func shutdown() {
         renders.close()
+        stopSettling()
         flushUses()
         writes.close()
         cache.store?.checkpoint()

@@ -9,16 +9,16 @@ import Renditions
 public struct RenditionRequest: Sendable {
     public let photo: Photo
     public let spec: RenditionSpec
-    /// For logs: where the photo is.
-    public let sourcePath: FilePath
+    /// How every message about it names the photo: its path inside SOURCE, never SOURCE's own
+    /// place, since the reasons reach other users (`user.assetfs.error` under `allow_other`, Samba).
+    public var displayName: String { photo.relativePath.description }
     /// The source's relative path and identity (inode, size, mtime, ctime) + the spec + the
     /// renderer's fingerprint: a changed photo, spec or renderer never meets an old rendition.
     public let key: CacheKey
 
-    public init(root: FilePath, photo: Photo, spec: RenditionSpec, fingerprint: String = Renderer.fingerprint) {
+    public init(photo: Photo, spec: RenditionSpec, fingerprint: String = Renderer.fingerprint) {
         self.photo = photo
         self.spec = spec
-        sourcePath = root.appending(photo.relativePath)
         key = KeyFields(identity: photo.identity.text, spec: spec, fingerprint: fingerprint).key(for: photo.relativePath)
     }
 

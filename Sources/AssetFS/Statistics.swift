@@ -6,8 +6,6 @@ public final class Statistics: Sendable {
     /// Of those, the poster frames of videos.
     public let posters = Atomic<Int>(0)
     public let renderFailures = Atomic<Int>(0)
-    /// Photos found broken (each counted once, whatever the number of its renditions).
-    public let brokenPhotos = Atomic<Int>(0)
     public let cacheHits = Atomic<Int>(0)
     public let cacheMisses = Atomic<Int>(0)
     /// Folders of SOURCE read since the mount started: a change costs what it touches.

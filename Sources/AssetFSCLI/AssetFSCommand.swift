@@ -30,6 +30,8 @@ public enum AssetFSCommand {
                 return try CacheCommand(arguments: Array(arguments.dropFirst())).run()
             case "skipped":
                 return try SkippedCommand(arguments: Array(arguments.dropFirst())).run()
+            case "broken":
+                return try BrokenCommand(arguments: Array(arguments.dropFirst())).run()
             case "manual":
                 guard arguments.count == 1 else { throw UsageError(ManualPage.usage) }
                 print(ManualPage.text(), terminator: "")

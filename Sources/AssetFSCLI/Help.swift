@@ -2,7 +2,7 @@ import MountModel
 
 /// `assetfs --help`, and `assetfs COMMAND --help`.
 enum Help {
-    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "formats", "manual"]
+    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "broken", "formats", "manual"]
 
     /// What `assetfs COMMAND --help` prints: the command's own usage text, else its line of
     /// the synopsis above.
@@ -11,6 +11,7 @@ enum Help {
         case "render": return RenderCommand.usage
         case "thumbnails": return ThumbnailsCommand.usage
         case "skipped": return SkippedCommand.usage
+        case "broken": return BrokenCommand.usage
         case "formats": return FormatsCommand.usage
         case "manual": return ManualPage.usage
         default:
@@ -52,6 +53,7 @@ enum Help {
                assetfs thumbnails [--source] [--sizes normal,large] [--force] MOUNTPOINT
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
                assetfs skipped [-0] [-o OPTIONS] SOURCE
+               assetfs broken [-0] [-o OPTIONS] SOURCE|MOUNTPOINT
                assetfs formats
                assetfs manual
         """
@@ -75,7 +77,7 @@ enum Help {
         One mount per cache: a second mount of SOURCE with the same cache is refused, naming the
         first (give it -o cache=FILE of its own). Beside a mount, warm renders into the cache they
         share but never scans the catalog the mount keeps (refused while the mount has not written a
-        whole scan of it); cache stats|check|prune|clear and skipped run as usual.
+        whole scan of it); cache stats|check|prune|clear, skipped and broken run as usual.
         """
 
     /// The command's own flags and the FUSE options it passes on, as `--help` lists them.

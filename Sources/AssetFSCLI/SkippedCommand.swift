@@ -23,10 +23,11 @@ struct SkippedCommand {
     }
 
     /// `bytes` as `ls -b` (escape) shows them: C escapes for controls, backslash and space, octal
-    /// for other bytes that are not printable or not UTF-8.
-    static func escaped(_ bytes: [UInt8]) -> [UInt8] {
-        let named: [UInt8: UInt8] = [0x07: 0x61, 0x08: 0x62, 0x09: 0x74, 0x0A: 0x6E, 0x0B: 0x76, 0x0C: 0x66, 0x0D: 0x72,
-                                     0x20: 0x20, 0x5C: 0x5C]
+    /// for other bytes that are not printable or not UTF-8. `spaces: false` leaves spaces (a
+    /// sentence, where only a tab or a line break would mislead).
+    static func escaped(_ bytes: [UInt8], spaces: Bool = true) -> [UInt8] {
+        var named: [UInt8: UInt8] = [0x07: 0x61, 0x08: 0x62, 0x09: 0x74, 0x0A: 0x6E, 0x0B: 0x76, 0x0C: 0x66, 0x0D: 0x72, 0x5C: 0x5C]
+        if spaces { named[0x20] = 0x20 }
         var result: [UInt8] = []
         var index = 0
         while index < bytes.count {

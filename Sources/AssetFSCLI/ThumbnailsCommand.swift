@@ -1,12 +1,7 @@
-import AssetFS
-import Catalog
-import MountModel
 import DesktopThumbnails
 import Dispatch
 import Glibc
-import PhotoSource
 import Posix
-import Renditions
 import Synchronization
 
 /// `assetfs thumbnails [--source] [--sizes LIST] [--force] MOUNTPOINT`: seeds the Freedesktop
@@ -28,10 +23,10 @@ struct ThumbnailsCommand {
         Writes desktop thumbnails (Freedesktop Thumbnail Managing Standard) for every file of the
         assetfs mount on MOUNTPOINT into the thumbnail cache of the user who runs it,
         $XDG_CACHE_HOME/thumbnails (default ~/.cache/thumbnails), where file managers look first:
-        album posters, thumbnail.jpg, fullscreen.jpg, original.* and motion.* in groups/, and the
-        files of the thumbnails/ and fullscreen/ views. Made from each asset's thumbnail.jpg (a
-        video's poster), so it renders thumbnails only (never a fullscreen) and reads no original
-        or video. Thumbnails still valid are kept.
+        album posters and every file of every view (thumbnail.jpg, fullscreen.jpg, original.* and
+        motion.* in groups/ and dates/, the files of thumbnails/, fullscreen/ and the named sizes).
+        Made from each asset's thumbnail.jpg (a video's poster), so it renders thumbnails only
+        (never a fullscreen) and reads no original or video. Thumbnails still valid are kept.
 
         options:
           --source          also the photos in SOURCE (the folder mounted), for desktops without
@@ -41,8 +36,9 @@ struct ThumbnailsCommand {
                             (mount with -o thumbnail_size=1024 for sharp x-large and xx-large)
           --force           write every thumbnail again, valid or not
 
-        A photo that cannot be rendered gets failure entries (fail/assetfs-<version>/) for its
-        original and source photo ("no picture"); its thumbnail.jpg and fullscreen.jpg show
+        A photo that cannot be rendered gets failure entries where GLib looks for them
+        (fail/gnome-thumbnail-factory/) for its original, motion file and source photo ("no
+        picture"), so file managers do not try them again; its thumbnail.jpg and fullscreen.jpg show
         assetfs's placeholder, and so do their icons. Run it as the user who browses (not through
         sudo). Exits 1 if a thumbnail could not be written or a file not be looked at.
         """
@@ -111,8 +107,7 @@ struct ThumbnailsCommand {
         if geteuid() == 0, let user = getenv("SUDO_USER").map({ String(cString: $0) }), user != "root" {
             Log.warning("running as root through sudo: writing root's thumbnails (\(root)), not \(user)'s; run it as \(user) to seed theirs")
         }
-        let version = AssetFSCommand.version.split(separator: " ").last.map(String.init) ?? "0"
-        let store = ThumbnailStore(root: root, failureFolder: "assetfs-\(version)", software: AssetFSCommand.version)
+        let store = ThumbnailStore(root: root, failureFolder: ThumbnailStore.glibFailureFolder, software: AssetFSCommand.version)
 
         let jobs: [Job]
         do { jobs = try Self.jobs(mount: mount, source: sourceRoot) } catch {
@@ -159,53 +154,5 @@ struct ThumbnailsCommand {
         var files: [File]
         /// The original's MIME type, as `user.assetfs.type` gives it (nil for a poster, or when unknown).
         var originalType: String? = nil
-    }
-
-    /// Lists the mount (`readdir` only, which renders nothing) into jobs, its sizes as its root's
-    /// `user.assetfs.sizes` tells them.
-    static func jobs(mount: FilePath, source: FilePath?) throws(Errno) -> [Job] {
-        let told = try? ExtendedAttributes.value(of: String(decoding: MountLayout.sizesAttribute, as: UTF8.self), at: mount)
-        let sizes = told.flatMap { try? RenditionSizes(description: String(decoding: $0, as: UTF8.self)) } ?? RenditionSizes()
-        let thumbnailName = sizes.thumbnail.fileName
-        let groups = mount.appending(MountLayout.groups)
-        var jobs: [Job] = []
-        for album in try Directory.entries(of: groups).map(\.name).sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-            let folder = groups.appending(album)
-            let names = try Directory.entries(of: folder).map(\.name).sorted { $0.lexicographicallyPrecedes($1) }
-            if names.contains(MountLayout.poster) {
-                let poster = folder.appending(MountLayout.poster)
-                jobs.append(Job(picture: poster, assetFolder: nil, files: [File(path: poster, kind: .poster)]))
-            }
-            // Each view holds `<asset>.jpg` for every asset; an album missing there (changed meanwhile) just has none.
-            func viewNames(_ view: [UInt8]) -> Set<[UInt8]> {
-                Set(((try? Directory.entries(of: mount.appending(view).appending(album))) ?? []).map(\.name))
-            }
-            let views = sizes.map { (size: $0, names: viewNames($0.viewName)) }
-            for asset in names where asset != MountLayout.poster {
-                let assetFolder = folder.appending(asset)
-                guard let contents = try? Directory.entries(of: assetFolder).map(\.name) else { continue }  // gone, or not a folder
-                var files: [File] = []
-                for name in contents.sorted(by: { $0.lexicographicallyPrecedes($1) }) {
-                    if let size = sizes.size(fileNamed: name) {
-                        files.append(File(path: assetFolder.appending(name), kind: size.isThumbnail ? .thumbnail : .largerSize))
-                    } else if name.starts(with: Array("original.".utf8)) { files.append(File(path: assetFolder.appending(name), kind: .original)) }
-                    else if MountLayout.motionNames.contains(name) { files.append(File(path: assetFolder.appending(name), kind: .motion)) }
-                }
-                guard files.contains(where: { $0.kind == .thumbnail }) else { continue }
-                // Named as the mount names them: a long asset name gives a fitted view name.
-                let viewName = MountLayout.viewFileName(asset)
-                for view in views where view.names.contains(viewName) {
-                    files.append(File(path: mount.appending(view.size.viewName).appending(album).appending(viewName),
-                                      kind: view.size.isThumbnail ? .thumbnail : .largerSize))
-                }
-                if let source, let relative = try? ExtendedAttributes.value(of: String(decoding: MountLayout.sourceAttribute, as: UTF8.self), at: assetFolder), !relative.isEmpty {
-                    files.append(File(path: source.appending(FilePath(bytes: relative)), kind: .source))
-                }
-                let originalType = try? ExtendedAttributes.value(of: String(decoding: PropertyAttribute.type.name, as: UTF8.self), at: assetFolder)
-                jobs.append(Job(picture: assetFolder.appending(thumbnailName), assetFolder: assetFolder, files: files,
-                                originalType: originalType.map { String(decoding: $0, as: UTF8.self) }))
-            }
-        }
-        return jobs
     }
 }

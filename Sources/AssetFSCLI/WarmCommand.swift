@@ -66,7 +66,7 @@ struct WarmCommand {
         }
         let specs = sizes.map(configuration.mount.spec)
         let photos = fileSystem.catalog.allPhotos()
-        let requests = photos.flatMap { photo in specs.map { RenditionRequest(root: realSource, photo: photo, spec: $0) } }
+        let requests = photos.flatMap { photo in specs.map { RenditionRequest(photo: photo, spec: $0) } }
         let progress = Progress(total: requests.count)
         let tally = Mutex<(rendered: Int, cached: Int, failed: [String])>((0, 0, []))
         let group = DispatchGroup()

@@ -5,30 +5,36 @@ import SQLiteDatabase
 /// What the catalog holds in numbers (for stats), and its lists of everything: every photo
 /// (for warm and prune) and every file not shown (for `assetfs skipped`).
 extension CatalogStore {
+    /// What the mount shows: albums, assets (a Live Photo's movie is part of its still's asset,
+    /// not one of its own), and of those the videos, Live Photos and Motion Photos; and the files
+    /// not shown.
     public struct Counts: Sendable, Equatable {
         public var albums = 0
         public var photos = 0
         public var skipped = 0
+        public var videos = 0
+        public var livePhotos = 0
+        public var motionPhotos = 0
     }
 
     public var counts: Counts {
         read(Counts()) { db throws(DatabaseError) in
             var counts = Counts()
-            try db.query("SELECT total(photo_count > 0), total(photo_count), total(skipped) FROM folders") { row in
+            try db.query("SELECT total(photo_count > 0), total(skipped) FROM folders") { row in
                 counts.albums = Int(row.integer(0))
-                counts.photos = Int(row.integer(1))
-                counts.skipped = Int(row.integer(2))
+                counts.skipped = Int(row.integer(1))
             }
+            let videoFormats = SourceFormat.allCases.filter(\.isVideo).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            try db.query("""
+                SELECT count(*), total(p.format IN (\(videoFormats))), total(q.motion_offset IS NOT NULL)
+                FROM photos p LEFT JOIN properties q ON q.photo = p.id WHERE \(Self.shown("p.id"))
+                """) { row in
+                counts.photos = Int(row.integer(0))
+                counts.videos = Int(row.integer(1))
+                counts.motionPhotos = Int(row.integer(2))
+            }
+            try db.query("SELECT count(*) FROM live_pairs") { counts.livePhotos = Int($0.integer(0)) }
             return counts
-        }
-    }
-
-    /// How many photos and videos there are of each format (`SourceFormat`'s raw values).
-    public var formatCounts: [String: Int] {
-        read([:]) { db throws(DatabaseError) in
-            var result: [String: Int] = [:]
-            try db.query("SELECT format, count(*) FROM photos GROUP BY format") { result[$0.text(0)] = Int($0.integer(1)) }
-            return result
         }
     }
 

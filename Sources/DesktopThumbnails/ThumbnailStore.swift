@@ -61,8 +61,11 @@ public struct ThumbnailSubject: Sendable, Equatable {
 /// same folder, then `rename`), folders `0700` and files `0600` as the standard asks.
 public struct ThumbnailStore: Sendable {
     public let root: FilePath
-    /// `fail/<application>-<version>/`, e.g. `assetfs-0.1.0`.
+    /// `fail/<application>-<version>/`: `glibFailureFolder` for entries file managers heed.
     public let failureFolder: String
+    /// The failure folder GLib (so GNOME Files, Nemo, Thunar's GIO side) reads `thumbnail::failed`
+    /// from: the only one a file manager checks before trying a thumbnailer itself.
+    public static let glibFailureFolder = "gnome-thumbnail-factory"
     /// The `Software` key written into every thumbnail.
     public let software: String?
 

@@ -1,4 +1,5 @@
 import Catalog
+import Posix
 
 /// Every name the mount shows, defined once: its top folders, an album's poster, an asset
 /// folder's fixed files, the timeline's folders and the extended attributes. The catalog stores
@@ -39,6 +40,9 @@ public enum MountLayout {
     public static func motionName(_ properties: CatalogStore.Properties) -> [UInt8]? {
         properties.pairedMovie != nil ? liveMotion : properties.motion != nil ? embeddedMotion : nil
     }
+
+    /// An asset folder's place in the mount: `groups/<album>/<asset>`.
+    public static func assetPath(album: [UInt8], asset: [UInt8]) -> FilePath { FilePath(bytes: groups).appending(album).appending(asset) }
 
     /// What a size view's file name adds to its asset's name.
     static let viewFileSuffix = Array(".jpg".utf8)

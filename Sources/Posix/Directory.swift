@@ -1,8 +1,11 @@
 import Glibc
 
-/// One entry of a directory listing: the raw name bytes.
+/// One entry of a directory listing: the raw name bytes, and as the listing tells them (`d_ino`,
+/// `d_type`) its inode number and whether it is a folder, which cost no `stat`.
 public struct DirectoryEntry: Sendable, Hashable {
     public var name: [UInt8]
+    public var inode: UInt64 = 0
+    public var isDirectory = false
 }
 
 public enum Directory {
@@ -21,7 +24,7 @@ public enum Directory {
                 Array(raw.prefix(while: { $0 != 0 }))
             }
             if name == [UInt8(ascii: ".")] || name == [UInt8(ascii: "."), UInt8(ascii: ".")] { continue }
-            result.append(DirectoryEntry(name: name))
+            result.append(DirectoryEntry(name: name, inode: UInt64(entry.pointee.d_ino), isDirectory: entry.pointee.d_type == UInt8(DT_DIR)))
         }
         return result
     }

@@ -30,7 +30,10 @@ public final class RenditionStore: Sendable {
     public let capacity: Int64
     private let reader: Locked<Database>
     private let writer: Locked<Database>
-    private static let schemaVersion = 2
+    /// 3: failures name the photo inside SOURCE (version 2's named SOURCE's absolute path), and
+    /// are indexed: the broken photos are counted on every read of the statistics.
+    private static let schemaVersion = 3
+    private static let failureIndex = "CREATE INDEX outcomes_failed ON outcomes(failure) WHERE failure IS NOT NULL;"
     /// A read that cannot start at once (a checkpoint truncating the WAL) is a miss, not a stall.
     private static let readTimeout: Int32 = 200
 
@@ -70,7 +73,11 @@ public final class RenditionStore: Sendable {
         try db.execute(pragmas)
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
-        if version != Self.schemaVersion {
+        if version == 2 {
+            // Same layout; its failures are forgotten (found again on first use, one decode each),
+            // since their reasons named where SOURCE is, for every user of the mount to read.
+            try db.execute("BEGIN IMMEDIATE; DELETE FROM outcomes WHERE failure IS NOT NULL; \(Self.failureIndex) PRAGMA user_version = 3; COMMIT;")
+        } else if version != Self.schemaVersion {
             // Renditions are derived data: an older layout is dropped, not migrated.
             try db.execute("""
                 BEGIN IMMEDIATE;
@@ -81,6 +88,7 @@ public final class RenditionStore: Sendable {
                 CREATE INDEX entries_by_use ON entries(last_used);
                 CREATE TABLE blob_data(id INTEGER PRIMARY KEY, data BLOB NOT NULL);
                 CREATE TABLE outcomes(key BLOB PRIMARY KEY, size INTEGER, failure TEXT) WITHOUT ROWID;
+                \(Self.failureIndex)
                 CREATE TABLE usage(id INTEGER PRIMARY KEY CHECK (id = 0), bytes INTEGER NOT NULL);
                 INSERT INTO usage VALUES (0, 0);
                 CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN UPDATE usage SET bytes = bytes + NEW.size; END;
@@ -173,6 +181,15 @@ public final class RenditionStore: Sendable {
         try transaction { db throws(DatabaseError) in
             try db.query("INSERT OR REPLACE INTO outcomes(key, size, failure) VALUES (?, NULL, ?)", [.blob(key.bytes), .text(reason)])
         }
+    }
+
+    /// Every failure stored: the key and its reason (for the list of broken photos).
+    public func failures() throws(DatabaseError) -> [(key: CacheKey, reason: String)] {
+        var result: [(key: CacheKey, reason: String)] = []
+        try reader.withLock { db throws(DatabaseError) in
+            try db.query("SELECT key, failure FROM outcomes WHERE failure IS NOT NULL") { result.append((CacheKey($0.blob(0)), $0.text(1))) }
+        }
+        return result
     }
 
     public func statistics() throws(DatabaseError) -> Statistics {

@@ -113,7 +113,7 @@ extension Mounted {
     /// What the subcommands beside a mount print.
     @Suite struct SubcommandTests {
         @Test func everySubcommandAnswersHelp() {
-            for command in ["render", "warm", "stats", "thumbnails", "cache", "skipped", "formats"] {
+            for command in ["render", "warm", "stats", "thumbnails", "cache", "skipped", "broken", "formats"] {
                 let result = AssetFS.run([command, "--help"], timeout: 60)
                 #expect(result.status == 0 && result.out.contains("usage: assetfs \(command)"), "\(command) --help: \(result.status) \(result.out) \(result.err)")
             }

@@ -103,7 +103,7 @@ extension Mounted {
                 #expect(object["catalog_error"] as? String == "", "no catalog write failed")
                 let counters = object.compactMapValues { $0 as? Int }
                 #expect(Set(object.keys) == ["albums", "assets", "skipped", "renders", "render_failures", "broken", "cache_hits", "cache_misses",
-                                             "cache_bytes", "folders_read", "source_online", "catalog_complete", "catalog_pending", "videos", "posters",
+                                             "cache_bytes", "folders_read", "source_online", "catalog_complete", "catalog_pending", "videos", "live_photos", "motion_photos", "posters",
                                              "dates_exif", "dates_xmp", "dates_sidecar", "dates_video", "dates_filename", "dates_mtime", "skipped_hidden",
                                              "skipped_audio_only", "skipped_not_a_photo",
                                              "skipped_unreadable", "skipped_special", "skipped_linked_folder", "skipped_sidecar", "skipped_housekeeping",

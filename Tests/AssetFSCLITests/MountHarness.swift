@@ -63,6 +63,11 @@ struct MountStats: Decodable, Equatable, CustomStringConvertible {
     /// Catalog changes waiting to be written, and why the last write failed (nil before they existed).
     var catalogPending: Int?
     var catalogError: String?
+    /// Assets shown broken now, and of the assets the videos, Live Photos and Motion Photos (nil before they existed).
+    var broken: Int?
+    var videos: Int?
+    var livePhotos: Int?
+    var motionPhotos: Int?
 
     var description: String {
         "albums \(albums) assets \(assets) skipped \(skipped) renders \(renders) failures \(renderFailures) hits \(cacheHits) misses \(cacheMisses) bytes \(cacheBytes)"

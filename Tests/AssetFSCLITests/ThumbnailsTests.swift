@@ -8,7 +8,7 @@ extension Mounted {
     @Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: Command.resolve("gio")),
                     "gio is missing (apt-get install libglib2.0-bin)"))
     struct ThumbnailsTests {
-        private static func b(_ text: String) -> [UInt8] { Array(text.utf8) }
+        static func b(_ text: String) -> [UInt8] { Array(text.utf8) }
 
         /// An album whose name has a space, non-ASCII letters and `／` (a nested folder), holding
         /// photos named with a space, bytes that are not UTF-8, URI-reserved characters and a
@@ -67,14 +67,17 @@ extension Mounted {
                 let warmed = try mount.stats()
                 #expect(warmed.renders == Self.library.assetCount, "\(warmed)")
 
+                Self.waitForDates(mount, assets: Self.library.assetCount)
                 let opens = try SourceOpens(watching: scratch.sourceBytes)
                 let seed = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
-                let allFiles = (0..<Self.library.albums.count).flatMap { Self.files(of: $0, mount: mount.bytes, source: scratch.sourceBytes) }
+                // And in dates/, each asset's thumbnail.jpg, fullscreen.jpg and original.jpg again.
+                let seeded = (0..<Self.library.albums.count).flatMap { Self.files(of: $0, mount: mount.bytes, source: scratch.sourceBytes) }.count
+                    + 3 * Self.library.assetCount
                 #expect(seed.status == 0, "\(seed.out) \(seed.err)")
-                #expect(seed.out.hasPrefix("thumbnails: wrote \(allFiles.count), already valid 0, no picture 0, failed 0"), "\(seed.out)")
-                let seeded = try mount.stats()
-                #expect(seeded.renders == warmed.renders && seeded.cacheMisses == warmed.cacheMisses && seeded.renderFailures == 0,
-                        "seeding rendered: before \(warmed), after \(seeded)")
+                #expect(seed.out.hasPrefix("thumbnails: wrote \(seeded), already valid 0, no picture 0, failed 0"), "\(seed.out)")
+                let afterSeeding = try mount.stats()
+                #expect(afterSeeding.renders == warmed.renders && afterSeeding.cacheMisses == warmed.cacheMisses && afterSeeding.renderFailures == 0,
+                        "seeding rendered: before \(warmed), after \(afterSeeding)")
                 #expect(opens.photoEvents() == [], "seeding opened or read photos in SOURCE (an original)")
 
                 // A file manager listing the album (and the thumbnails view) through GLib: valid
@@ -90,7 +93,7 @@ extension Mounted {
                     #expect(listed.out.components(separatedBy: "(regular)").count - 1 == files, "\(listed.out)")
                     #expect(listed.out.components(separatedBy: "thumbnail::is-valid=TRUE").count - 1 == files, "gio list: \(listed.out)")
                 }
-                expectNothingRendered(try mount.stats(), since: seeded)
+                expectNothingRendered(try mount.stats(), since: afterSeeding)
                 #expect(opens.photoEvents() == [], "listing opened or read photos in SOURCE")
 
                 // Every file of the album, one by one, as `gio info` checks it: a valid thumbnail
@@ -105,7 +108,7 @@ extension Mounted {
 
                 // Again: everything is still valid, nothing is written.
                 let again = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
-                #expect(again.status == 0 && again.out.hasPrefix("thumbnails: wrote 0, already valid \(allFiles.count), no picture 0, failed 0"), "\(again.out)")
+                #expect(again.status == 0 && again.out.hasPrefix("thumbnails: wrote 0, already valid \(seeded), no picture 0, failed 0"), "\(again.out)")
                 // The watch does see a photo read: an original, through the mount.
                 let original = Command.run("cat", [mount.point + "/groups/Plain/one/original.jpg"])
                 #expect(original.status == 0 && !opens.photoEvents().isEmpty, "inotify saw no read of an original")
@@ -127,9 +130,10 @@ extension Mounted {
                     try #require(try FileManager.default.contentsOfDirectory(atPath: mount.point + "/\(view)/Long").first).utf8
                 }.map { Array($0) }
                 #expect(views.allSatisfy { $0.count == 255 && $0 != Self.b(long + ".jpg") }, "view names are fitted")
+                Self.waitForDates(mount, assets: 1)
                 let seed = AssetFS.run(["thumbnails", mount.point], environment: Self.environment(cache: cache))
-                // The poster, the asset folder's three files and its two view files.
-                #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote 6, already valid 0, no picture 0, failed 0"), "\(seed.out) \(seed.err)")
+                // The poster, the asset folder's three files (in groups/ and dates/) and its two view files.
+                #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote 9, already valid 0, no picture 0, failed 0"), "\(seed.out) \(seed.err)")
                 let viewFiles = zip(["thumbnails", "fullscreen"], views).map { mount.bytes / $0.0 / "Long" / $0.1 }
                 for (file, info) in zip(viewFiles, Self.gioInfo(viewFiles, cache: cache)) {
                     #expect(info.valid == "TRUE", "\(String(decoding: file, as: UTF8.self)): \(info)")
@@ -154,9 +158,10 @@ extension Mounted {
                 // The motion file appears once the photo's properties are read, in the background.
                 let deadline = Date().addingTimeInterval(30)
                 while access(String(decoding: motion, as: UTF8.self), F_OK) != 0 && Date() < deadline { usleep(100_000) }
+                Self.waitForDates(mount, assets: 2)
                 let seed = AssetFS.run(["thumbnails", mount.point], environment: Self.environment(cache: cache))
-                // The poster; per asset thumbnail.jpg, fullscreen.jpg, original.* and two view files; motion.mp4.
-                #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote 12, already valid 0, no picture 0, failed 0"), "\(seed.out) \(seed.err)")
+                // The poster; per asset thumbnail.jpg, fullscreen.jpg, original.* (in groups/ and dates/) and two view files; motion.mp4 twice.
+                #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote 19, already valid 0, no picture 0, failed 0"), "\(seed.out) \(seed.err)")
                 let stats = try mount.stats()
                 #expect(stats.renders == 2, "posters and thumbnails only: \(stats)")
                 let files = [mount.groups / "Phone" / "clip" / "original.mp4", mount.groups / "Phone" / "clip" / "thumbnail.jpg",
@@ -190,12 +195,12 @@ extension Mounted {
             }
         }
 
-        /// A photo assetfs cannot render: its original and source photo get failure entries
-        /// (fail/assetfs-<version>/, named like thumbnails); its renditions show the placeholder,
-        /// so their thumbnails do too. Under -o broken=error (renditions fail with EIO) every
-        /// file of the asset gets a failure entry. Either way the run succeeds, and a second run
-        /// finds everything done.
-        @Test(arguments: [("", 2), ("broken=error", 6)])
+        /// A photo assetfs cannot render: its originals (in groups/ and dates/) and source photo get
+        /// failure entries where GLib reads them (fail/gnome-thumbnail-factory/, named like
+        /// thumbnails); its renditions show the placeholder, so their thumbnails do too. Under -o
+        /// broken=error (renditions fail with EIO) every file of the asset gets a failure entry.
+        /// Either way the run succeeds, and a second run finds everything done.
+        @Test(arguments: [("", 3), ("broken=error", 9)])
         func brokenPhotosGetFailureEntries(option: String, unavailable: Int) throws {
             let library = Library(sourceName: "Photos", albums: [
                 Library.Album(name: Self.b("Mixed"), assets: [
@@ -206,17 +211,17 @@ extension Mounted {
             try withScratch(library) { scratch in
                 let mount = try scratch.mount(options: option.isEmpty ? [] : [option])
                 let cache = scratch.path + "/xdg-cache"
+                Self.waitForDates(mount, assets: 2)
                 let seed = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
                 #expect(seed.status == 0, "\(seed.out) \(seed.err)")
-                #expect(seed.out.hasPrefix("thumbnails: wrote \(13 - unavailable), already valid 0, no picture \(unavailable), failed 0"), "\(seed.out)")
-                let version = AssetFS.run(["--version"]).out.split(separator: " ").last.map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } ?? ""
+                #expect(seed.out.hasPrefix("thumbnails: wrote \(19 - unavailable), already valid 0, no picture \(unavailable), failed 0"), "\(seed.out)")
                 for file in [mount.groups / "Mixed" / "broken" / "original.jpg", scratch.sourceBytes / "Mixed" / "broken.jpg"] {
                     let uri = Self.gioInfo([file], cache: cache)[0].uri
-                    let entry = cache + "/thumbnails/fail/assetfs-\(version)/" + md5(uri) + ".png"
+                    let entry = cache + "/thumbnails/fail/gnome-thumbnail-factory/" + md5(uri) + ".png"
                     #expect(FileManager.default.fileExists(atPath: entry), "\(uri): no failure entry \(entry)")
                 }
                 let again = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
-                #expect(again.out.hasPrefix("thumbnails: wrote 0, already valid \(13 - unavailable), no picture \(unavailable), failed 0"), "\(again.out)")
+                #expect(again.out.hasPrefix("thumbnails: wrote 0, already valid \(19 - unavailable), no picture \(unavailable), failed 0"), "\(again.out)")
             }
         }
 

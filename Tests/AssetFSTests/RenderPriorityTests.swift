@@ -33,7 +33,7 @@ import Testing
         let photos = Dictionary(uniqueKeysWithValues: fs.catalog.allPhotos().map { ($0.fileName, $0) })
         let root = try fixture.source.resolved()
         func request(_ name: String) -> RenditionRequest {
-            RenditionRequest(root: root, photo: photos[Array(name.utf8)]!, spec: RenditionSpec(longestSide: 64))
+            RenditionRequest(photo: photos[Array(name.utf8)]!, spec: RenditionSpec(longestSide: 64))
         }
         let renderer = RecordingRenderer()
         // One render at a time: the order in which queued renders start is the order of their priorities.
@@ -81,7 +81,7 @@ import Testing
             let fs = try fixture.fileSystem()
             let root = try fixture.source.resolved()
             requests = Dictionary(uniqueKeysWithValues: fs.catalog.allPhotos().map {
-                (String(decoding: $0.fileName, as: UTF8.self), RenditionRequest(root: root, photo: $0, spec: RenditionSpec(longestSide: 64)))
+                (String(decoding: $0.fileName, as: UTF8.self), RenditionRequest(photo: $0, spec: RenditionSpec(longestSide: 64)))
             })
             pipeline = RenditionPipeline(renderer: renderer, sourceFiles: SourceFiles(root: root, followSymlinks: false),
                                          cache: .none, statistics: Statistics(), scheduler: scheduler, renderThreads: 1)

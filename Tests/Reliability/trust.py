@@ -719,20 +719,28 @@ def broken_photo_lists(checks):
             reason = outcome(os.getxattr, os.path.dirname(placeholder), "user.assetfs.error")
             if reason[0] != "ok" or not reason[1]:
                 problems.append(f"user.assetfs.error on the broken asset: {reason[0]}")
+            elif not reason[1].startswith(b"Album/a_broken.jpg: ") or os.fsencode(source) in reason[1]:
+                problems.append(f"user.assetfs.error names the photo other than inside SOURCE: {reason[1]!r}")
             if mount.stats().get("broken", 0) < 1:
                 problems.append(f"stats have no \"broken\" count ≥ 1: {mount.stats()}")
             poster = outcome(read_all, os.path.join(folder, "thumbnail.jpg"))[1]
             if poster is None or poster != outcome(read_all, asset_path(mountpoint, "Album", "b_good"))[1]:
                 problems.append("the album poster is not the first good photo's thumbnail")
         try:
-            with mounted(source, mountpoint, f"cache={cache},broken=error"):
+            with mounted(source, mountpoint, f"cache={cache},broken=error") as mount:
+                # A state, from the cache: counted and listed before anything is read again.
+                if mount.stats().get("broken") != 1:
+                    problems.append(f"after a remount, stats' broken is not 1: {mount.stats()}")
+                listed = subprocess.run([BINARY, "broken", "-o", f"cache={cache}", mountpoint], capture_output=True, timeout=60)
+                if listed.returncode != 0 or listed.stdout != (reason[1] or b"") + b"\tgroups/Album/a_broken\n":
+                    problems.append(f"assetfs broken MOUNTPOINT: exit {listed.returncode}, {listed.stdout!r} {listed.stderr[-200:]!r}")
                 for name, function in (("stat", os.stat), ("read", read_all)):
                     if outcome(function, placeholder)[0] != "EIO":
                         problems.append(f"-o broken=error: {name} of the broken thumbnail gave {outcome(function, placeholder)[0]}, not EIO")
         except RuntimeError as error:
             problems.append(f"-o broken=error: the mount failed: {str(error)[-200:]}")
         checks.figure(f"broken photo first in its album ({broken}): {len(problems)} of the listing/placeholder/reason/"
-                      f"count/poster/broken=error expectations unmet")
+                      f"count/poster/remount count and list/broken=error expectations unmet")
     return problems
 
 

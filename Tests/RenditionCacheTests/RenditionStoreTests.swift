@@ -55,6 +55,25 @@ func now() -> Int64 { Int64(time(nil)) }
         #expect(try FileStatus(path: folder.file("sub")).permissions == 0o700)
     }
 
+    /// A version 2 cache keeps its renditions and forgets its failures, whose reasons named
+    /// SOURCE's absolute path (found again on first use, named inside SOURCE).
+    @Test func aVersion2CacheForgetsItsFailuresOnly() throws {
+        let folder = ScratchFolder()
+        let path = folder.file("cache.sqlite")
+        do {
+            let store = try RenditionStore(path: path, capacity: 1 << 20)
+            try store.store([1, 2, 3], for: key("a"))
+            try store.storeFailure("/srv/photos/broken.jpg: corrupt", for: key("b"))
+            try Database(path: path).execute("DROP INDEX outcomes_failed; PRAGMA user_version = 2")  // as version 2 made it
+        }
+        let store = try RenditionStore(path: path, capacity: 1 << 20)
+        #expect(try store.bytes(for: key("a")) == [1, 2, 3])
+        #expect(try store.outcome(for: key("b")) == nil)
+        #expect(try store.failures().isEmpty)
+        try store.storeFailure("broken.jpg: corrupt", for: key("c"))
+        #expect(try store.failures().map(\.reason) == ["broken.jpg: corrupt"])
+    }
+
     @Test func evictsLeastRecentlyUsedBlobsButKeepsTheirSizes() throws {
         let folder = ScratchFolder()
         let store = try RenditionStore(path: folder.file("c.sqlite"), capacity: 3500)

@@ -1,0 +1,40 @@
+import Catalog
+import MountModel
+import PhotoSource
+import Posix
+import RenditionCache
+
+/// The broken assets: those whose asset folder has a `user.assetfs.error` now, whether this mount
+/// found the failure or an earlier one stored it. A state, not a count of events, so `stats` and
+/// `assetfs broken` say the same after a remount.
+extension AssetFileSystem {
+    public struct BrokenAsset: Sendable, Equatable {
+        /// `groups/<album>/<asset>`, inside the mount.
+        public var mountPath: FilePath
+        /// What its `user.assetfs.error` says.
+        public var reason: String
+    }
+
+    /// Every broken asset, in mount path order. The candidates are the photos of the known
+    /// failures (this mount's, then the store's); each is kept if it is still shown as it was
+    /// when it failed, with the reason its asset folder gives (`failure(of:)`, the one test).
+    public func brokenAssets() -> [BrokenAsset] {
+        var seen = Set<Int64>()
+        var result: [BrokenAsset] = []
+        for path in Set(pipeline.failedKeys().compactMap { KeyFields.parse($0)?.path }) {
+            guard let row = catalog.photo(at: path), seen.insert(row.id).inserted,
+                  catalog.photo(inFolder: row.folder, named: row.assetName)?.id == row.id,  // not a Live Photo's hidden movie
+                  let album = catalog.folder(row.folder)?.albumName,
+                  let reason = failure(of: row.photo) else { continue }
+            result.append(BrokenAsset(mountPath: MountLayout.assetPath(album: album, asset: row.assetName), reason: reason))
+        }
+        return result.sorted { $0.mountPath.bytes.lexicographicallyPrecedes($1.mountPath.bytes) }
+    }
+
+    /// Why a photo cannot be shown, once a rendition of it has been tried.
+    func failure(of photo: Photo) -> String? {
+        options.specs.lazy.compactMap { [self] spec in
+            pipeline.knownFailure(RenditionRequest(photo: photo, spec: spec))
+        }.first
+    }
+}
