@@ -166,8 +166,12 @@ def days(mountpoint):
 
 
 def shown(mountpoint):
-    """What a user sees of the library: the asset folders with their files, and the days."""
-    wait_until(lambda: all(xattr(os.path.join(mountpoint, "groups", path), "date") for path in asset_folders(mountpoint)), 60)
+    """What a user sees of the library once every file's properties are read (Live pairs are
+    made then): the asset folders with their files, and the days."""
+    def settled():
+        stats = json.loads(os.getxattr(mountpoint, "user.assetfs.stats"))
+        return stats.get("catalog_complete") == 1 and stats.get("catalog_pending") == 0
+    wait_until(settled, 60)
     return asset_folders(mountpoint), days(mountpoint)
 
 
