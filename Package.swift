@@ -2,7 +2,9 @@
 import PackageDescription
 
 /// One executable, `assetfs`. C stays at the edge: system-library targets (CLinux: the Linux calls
-/// glibc does not wrap) and one small C target (`CJPEG`) for libjpeg, whose fatal errors arrive by longjmp.
+/// glibc does not wrap; CSQLite, CFUSE, CExif) and one small C bridge per decoding library (CJPEG,
+/// whose fatal errors arrive by longjmp; CPNG, CGIF, CWebP, CTIFF, CRaw, CHEIF, CVideo, CLCMS), each
+/// returning a status and a message to Swift.
 ///
 /// Everything is built with checked arithmetic except `RenditionsKernels`: the resampler's
 /// horizontal pass and its rounding to bytes, raw-pointer loops over sizes that checked code in

@@ -8,7 +8,8 @@ import SQLiteDatabase
 /// at once; scans change it folder by folder (`CatalogStore+Changes.swift`). Nothing of it is
 /// held in memory beyond SQLite's own page cache, so a million photos cost what a few do.
 ///
-/// Two connections, as in the rendition store: lookups never wait for a scan's writes (WAL).
+/// One writer and a pool of readers (`ReaderPool`), as GRDB's DatabasePool has: lookups never
+/// wait for a scan's writes (WAL), nor for each other.
 public final class CatalogStore: Sendable {
     public let path: FilePath
     /// The name of the album of photos directly in SOURCE.

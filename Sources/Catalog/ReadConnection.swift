@@ -1,4 +1,5 @@
 import Glibc
+import Posix
 import SQLiteDatabase
 
 /// One of the catalog's read connections (`ReaderPool`), used by one thread at a time. `snapshot` keeps one read
@@ -14,8 +15,6 @@ final class ReadConnection: @unchecked Sendable {
     let database: Database
     /// Recursive: reads inside a snapshot lock again on the same thread.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// How deep the holding thread is in `use` and `snapshot` calls (under `mutex`).
-    private var depth = 0
     /// The outermost snapshot's state (under `mutex`); nil outside one.
     private var current: Snapshot?
     /// Rows read lately, valid for one `data_version` (under `mutex`).
@@ -47,11 +46,7 @@ final class ReadConnection: @unchecked Sendable {
 
     func use<R, E: Error>(_ body: (Database) throws(E) -> R) throws(E) -> R {
         pthread_mutex_lock(mutex)
-        depth += 1
-        defer {
-            depth -= 1
-            pthread_mutex_unlock(mutex)
-        }
+        defer { pthread_mutex_unlock(mutex) }
         return try body(database)
     }
 
@@ -69,18 +64,30 @@ final class ReadConnection: @unchecked Sendable {
         return !failed
     }
 
+    /// The outermost snapshot on this connection begins and ends its read transaction (however
+    /// deep in `use` it is called: a read takes the connection, then its snapshot). A transaction
+    /// that cannot begin or end fails the snapshot, and says why once in the log.
     private func scoped<R, E: Error>(failed: inout Bool, _ body: () throws(E) -> R) throws(E) -> R {
         try use { (database) throws(E) -> R in
-            guard depth == 1 && !database.isInTransaction else { return try body() }
-            try? database.run("BEGIN")
-            current = Snapshot(queriesBefore: database.queryCount)
+            guard current == nil && !database.isInTransaction else { return try body() }
+            var begun = true
+            do throws(DatabaseError) { try database.run("BEGIN") } catch { begun = false; transactionFailed(error, database) }
+            current = Snapshot(queriesBefore: database.queryCount, failed: !begun)
             defer {
+                do throws(DatabaseError) { try database.run("COMMIT") } catch { transactionFailed(error, database) }
                 failed = current?.failed ?? false
                 current = nil
-                try? database.run("COMMIT")
             }
             return try body()
         }
+    }
+
+    /// A read transaction that could not begin or end: the snapshot's reads are not one state of
+    /// the catalog, so it fails; no transaction is left open.
+    private func transactionFailed(_ error: DatabaseError, _ database: Database) {
+        current?.failed = true
+        Log.warning("catalog: a read transaction failed: \(error)")
+        if database.isInTransaction { try? database.run("ROLLBACK") }
     }
 
     /// Lets the snapshot this thread is in (if any) see what was committed since it began: what
@@ -88,9 +95,9 @@ final class ReadConnection: @unchecked Sendable {
     func renewSnapshot() {
         use { database in
             guard let snapshot = current else { return }
-            try? database.run("COMMIT")
-            try? database.run("BEGIN")
-            current = Snapshot(queriesBefore: database.queryCount, failed: snapshot.failed)
+            var renewed = true
+            do throws(DatabaseError) { try database.run("COMMIT"); try database.run("BEGIN") } catch { renewed = false; transactionFailed(error, database) }
+            current = Snapshot(queriesBefore: database.queryCount, failed: snapshot.failed || !renewed)
         }
     }
 

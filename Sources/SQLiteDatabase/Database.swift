@@ -20,7 +20,8 @@ public struct DatabaseError: Error, CustomStringConvertible, Sendable {
 }
 
 /// The one owner of an SQLite connection (as in GRDB): opened in `init`, closed in `deinit`.
-/// Not thread-safe by itself: its owner (the rendition store, the catalog) keeps it in a `Mutex`,
+/// Not thread-safe by itself: its owner uses it from one thread at a time (the rendition store
+/// and the catalog's writer behind a lock, a catalog reader held by one thread, `ReadConnection`),
 /// which is what the unchecked `Sendable` stands for.
 public final class Database: @unchecked Sendable {
     private var handle: OpaquePointer

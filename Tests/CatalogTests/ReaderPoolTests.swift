@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import Posix
+import SQLiteDatabase
 import Testing
 @testable import Catalog
 
@@ -50,6 +51,30 @@ import Testing
             nested = catalog.isInSnapshot && catalog.readQueryCount - before <= 3
         }
         #expect(read && nested)
+        #expect(!catalog.isInSnapshot)
+    }
+}
+
+/// A read outside any request runs in a snapshot of its own (issue 30 item 3: `read` took the
+/// connection before its snapshot, which then never began a transaction, and each statement saw
+/// whatever had been committed by then).
+@Suite struct ReadSnapshotTests {
+    @Test func aReadOutsideARequestSeesOneStateOfTheCatalog() throws {
+        let (catalog, folder) = try ReaderPoolTests.scratchCatalog()
+        defer { _ = system("rm -rf '\(folder)'") }
+        func count(_ db: Database) throws(DatabaseError) -> Int64 {
+            var count: Int64 = 0
+            try db.query("SELECT count(*) FROM meta") { count = $0.integer(0) }
+            return count
+        }
+        let (before, after) = catalog.read((Int64(-1), Int64(-1))) { db throws(DatabaseError) in
+            let before = try count(db)
+            try catalog.change { writer throws(DatabaseError) in
+                try writer.query("INSERT INTO meta(key, value) VALUES ('committed meanwhile', 1)")
+            }
+            return (before, try count(db))
+        }
+        #expect(before >= 0 && after == before, "a read saw a commit made in the middle of it (\(before) then \(after) rows)")
         #expect(!catalog.isInSnapshot)
     }
 }
