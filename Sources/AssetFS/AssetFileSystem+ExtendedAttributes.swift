@@ -6,7 +6,7 @@ import PhotoSource
 import Posix
 
 /// Extended attributes: the mount's statistics on its root, and on each asset folder its
-/// source path, why it is broken (if it is), and its photo's properties.
+/// source path, why it is broken or shown from a preview (if it is), and its photo's properties.
 extension AssetFileSystem {
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
         (try? request { .success(attributeNames(inode, as: caller)) }.get()) ?? []
@@ -51,10 +51,12 @@ extension AssetFileSystem {
         }
     }
 
-    /// Why a photo cannot be shown, once a rendition of it has been tried.
+    /// Why a photo cannot be shown, or is shown from a preview its file carries, once a rendition
+    /// of it has been tried.
     private func failure(of photo: Photo) -> String? {
         options.specs.lazy.compactMap { [self] spec in
-            pipeline.knownFailure(RenditionRequest(root: root, photo: photo, spec: spec))
+            let request = RenditionRequest(root: root, photo: photo, spec: spec)
+            return pipeline.knownFailure(request) ?? pipeline.knownPreviewReason(request)
         }.first
     }
 

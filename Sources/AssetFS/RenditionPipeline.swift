@@ -33,6 +33,8 @@ public final class RenditionPipeline: Sendable {
         var knownSizes: [CacheKey: Int] = [:]
         /// Broken photos' reasons until the store has them (for good when there is no store).
         var failures: [CacheKey: String] = [:]
+        /// Why renditions were made from a preview the file carries, likewise.
+        var previewReasons: [CacheKey: String] = [:]
         var inFlight: [CacheKey: InFlight] = [:]
         var rendersAsked: UInt64 = 0
         /// Rendered bytes not (yet) in the store: queued for the writer, or refused (disk full).
@@ -95,6 +97,12 @@ public final class RenditionPipeline: Sendable {
     public func knownFailure(_ request: RenditionRequest) -> String? {
         if case .failed(let reason)? = knownOutcome(request.key) { return reason }
         return nil
+    }
+
+    /// Why the rendition behind `request` was made from a preview the file carries rather than the
+    /// photo, if it was and that is known; never renders.
+    public func knownPreviewReason(_ request: RenditionRequest) -> String? {
+        state.withLock { $0.previewReasons[request.key] } ?? (try? cache.store?.previewReason(for: request.key)) ?? nil
     }
 
     /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches,
@@ -219,14 +227,17 @@ public final class RenditionPipeline: Sendable {
             priority: priority)
     }
 
-    /// Held in memory until the writer has stored it (or for good, within a limit, when it cannot).
-    func keep(_ bytes: [UInt8], for key: CacheKey) {
+    /// Held in memory until the writer has stored it (or for good, within a limit, when it cannot),
+    /// with why it is a preview when it is one.
+    func keep(_ bytes: [UInt8], for key: CacheKey, previewReason: String?) {
         remember(bytes.count, for: key)
         hold(bytes, for: key)
+        if let previewReason { state.withLock { $0.previewReasons[key] = previewReason } }
         guard cache.isEnabled else { return }
         write { [self] store throws(DatabaseError) in
-            try store.store(bytes, for: key)
+            try store.store(bytes, for: key, previewReason: previewReason)
             state.withLock { state in
+                state.previewReasons.removeValue(forKey: key)
                 guard let index = state.held.firstIndex(where: { $0.key == key }) else { return }
                 state.heldBytes -= state.held.remove(at: index).bytes.count
             }
