@@ -336,7 +336,9 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
     /* The caller checks the shown sizes against its pixel cap and budget; a damaged grid
        descriptor can still make libheif assemble a far larger canvas (a 64x64 image decoding to
        18757x20036). libheif refuses an image past its size limit before allocating it: the limit
-       is the largest coded side (before clap crops it: a 330x385 crop of a 1024x722 AV1 image). */
+       is the largest coded side (before clap crops it: a 330x385 crop of a 1024x722 AV1 image).
+       libheif 1.19's other security limits keep their defaults: 1000 items, the count item
+       references are checked against too (libvips's 16 refused iPhone HEICs with 48). */
     int largest = largest_coded_side(d->primary);
     if (d->thumbnail && largest_coded_side(d->thumbnail) > largest) largest = largest_coded_side(d->thumbnail);
     if (largest > 0 && largest < (1 << 29)) heif_context_set_maximum_image_size_limit(d->context, largest + 1);
