@@ -54,10 +54,7 @@ extension AssetFileSystem {
     /// Why a photo cannot be shown, or is shown from a preview its file carries, once a rendition
     /// of it has been tried.
     private func failure(of photo: Photo) -> String? {
-        options.specs.lazy.compactMap { [self] spec in
-            let request = RenditionRequest(root: root, photo: photo, spec: spec)
-            return pipeline.knownFailure(request) ?? pipeline.knownPreviewReason(request)
-        }.first
+        options.specs.lazy.compactMap { [self] spec in pipeline.knownReason(RenditionRequest(root: root, photo: photo, spec: spec)) }.first
     }
 
     public func statisticsJSON() -> String {

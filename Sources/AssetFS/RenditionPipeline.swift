@@ -93,16 +93,12 @@ public final class RenditionPipeline: Sendable {
         produceOnce(request, priority: .interactive) { completion($0.map(slice)) }
     }
 
-    /// Why the photo behind `request` cannot be rendered, if that is known; never renders.
-    public func knownFailure(_ request: RenditionRequest) -> String? {
-        if case .failed(let reason)? = knownOutcome(request.key) { return reason }
-        return nil
-    }
-
-    /// Why the rendition behind `request` was made from a preview the file carries rather than the
-    /// photo, if it was and that is known; never renders.
-    public func knownPreviewReason(_ request: RenditionRequest) -> String? {
-        state.withLock { $0.previewReasons[request.key] } ?? (try? cache.store?.previewReason(for: request.key)) ?? nil
+    /// Why the photo behind `request` cannot be rendered, or why its rendition was made from a
+    /// preview the file carries, if either is known; never renders.
+    public func knownReason(_ request: RenditionRequest) -> String? {
+        let key = request.key
+        if let held = state.withLock({ $0.failures[key] ?? $0.previewReasons[key] }) { return held }
+        return (try? cache.store?.reason(for: key)) ?? nil
     }
 
     /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches,

@@ -4,8 +4,9 @@ import Posix
 
 /// What the cache remembers about a rendition key, for good: the rendition's byte count, or why it
 /// could not be made. (A rendition made from a smaller picture the file carries, not the photo,
-/// keeps why beside its size: `previewReason(for:)`.) Eviction drops bytes, never outcomes, so sizes stay known (renditions are
-/// deterministic: evicted bytes render again identically) and broken photos are not decoded twice.
+/// keeps why beside its size: `reason(for:)`.) Eviction drops bytes, never outcomes, so sizes stay
+/// known (renditions are deterministic: evicted bytes render again identically) and broken photos
+/// are not decoded twice.
 public enum Outcome: Equatable, Sendable {
     case rendered(size: Int)
     case failed(reason: String)
@@ -107,11 +108,12 @@ public final class RenditionStore: Sendable {
         return result
     }
 
-    /// Why the rendition is a preview the file carries rather than the photo, if it is one.
-    public func previewReason(for key: CacheKey) throws(DatabaseError) -> String? {
+    /// Why the rendition could not be made, or was made from a preview the file carries rather
+    /// than the photo: nil when neither (or nothing is known).
+    public func reason(for key: CacheKey) throws(DatabaseError) -> String? {
         var reason: String?
         try reader.withLock { db throws(DatabaseError) in
-            try db.query("SELECT failure FROM outcomes WHERE key = ? AND size IS NOT NULL AND failure IS NOT NULL", [.blob(key.bytes)]) {
+            try db.query("SELECT failure FROM outcomes WHERE key = ? AND failure IS NOT NULL", [.blob(key.bytes)]) {
                 reason = $0.text(0)
             }
         }
