@@ -235,7 +235,8 @@ int aheif_failure(const aheif_decoder *d) { return d->failure; }
 
 int aheif_edit(aheif_decoder *d, int64_t offset, const uint8_t *bytes, size_t length) {
     int max = (int)(sizeof d->edits / sizeof d->edits[0]);
-    if (d->context || d->edit_count == max || length > sizeof d->edits[0].bytes || offset < 0) return -1;
+    if (d->context || d->edit_count == max || length > sizeof d->edits[0].bytes || offset < 0)
+        return failed(d, AHEIF_FAILURE_OTHER, "an edit of the container the bridge cannot make");
     d->edits[d->edit_count].offset = offset;
     memcpy(d->edits[d->edit_count].bytes, bytes, length);
     d->edits[d->edit_count].length = length;
