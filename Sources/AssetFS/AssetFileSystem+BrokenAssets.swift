@@ -4,8 +4,8 @@ import PhotoSource
 import Posix
 import RenditionCache
 
-/// The broken assets: those whose asset folder has a `user.assetfs.error` now, whether this mount
-/// found the failure or an earlier one stored it. A state, not a count of events, so `stats` and
+/// The broken assets: those whose asset folder has a `user.assetfs.error` now (cannot be shown, or
+/// shown from a preview the file carries), whether this mount found it or an earlier one stored it. A state, not a count of events, so `stats` and
 /// `assetfs broken` say the same after a remount.
 extension AssetFileSystem {
     public struct BrokenAsset: Sendable, Equatable {
@@ -31,10 +31,11 @@ extension AssetFileSystem {
         return result.sorted { $0.mountPath.bytes.lexicographicallyPrecedes($1.mountPath.bytes) }
     }
 
-    /// Why a photo cannot be shown, once a rendition of it has been tried.
+    /// Why a photo cannot be shown, or is shown from a preview its file carries, once a rendition
+    /// of it has been tried: what its asset folder's `user.assetfs.error` says.
     func failure(of photo: Photo) -> String? {
         options.specs.lazy.compactMap { [self] spec in
-            pipeline.knownFailure(RenditionRequest(photo: photo, spec: spec))
+            pipeline.knownReason(RenditionRequest(photo: photo, spec: spec))
         }.first
     }
 }

@@ -6,7 +6,7 @@ import PhotoSource
 import Posix
 
 /// Extended attributes: the mount's statistics on its root, and on each asset folder its
-/// source path, why it is broken (if it is), and its photo's properties.
+/// source path, why it is broken or shown from a preview (if it is), and its photo's properties.
 extension AssetFileSystem {
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
         (try? request { .success(attributeNames(inode, as: caller)) }.get()) ?? []

@@ -35,7 +35,9 @@ extension RenditionPipeline {
             return unavailable(request, .changed("changed while it was being rendered"))
         }
         for warning in rendition.warnings { Log.warning("\(name): \(warning); rendered anyway") }
-        keep(rendition.jpeg, for: request.key)
+        let previewReason = rendition.previewReason.map { "\(name): \($0)" }
+        if let previewReason { logOnce(previewReason, warning: true) }
+        keep(rendition.jpeg, for: request.key, previewReason: previewReason)
         return .success(rendition.jpeg)
     }
 

@@ -34,6 +34,8 @@ public final class RenditionPipeline: Sendable {
         var knownSizes: [CacheKey: Int] = [:]
         /// Broken photos' reasons until the store has them (for good when there is no store).
         var failures: [CacheKey: String] = [:]
+        /// Why renditions were made from a preview the file carries, likewise.
+        var previewReasons: [CacheKey: String] = [:]
         var inFlight: [CacheKey: InFlight] = [:]
         var rendersAsked: UInt64 = 0
         var waitersJoined: UInt64 = 0
@@ -99,17 +101,19 @@ public final class RenditionPipeline: Sendable {
         produceOnce(request, priority: .interactive, interruption: interruption) { completion($0.map(slice)) }
     }
 
-    /// Why the photo behind `request` cannot be rendered, if that is known; never renders.
-    public func knownFailure(_ request: RenditionRequest) -> String? {
-        if case .failed(let reason)? = knownOutcome(request.key) { return reason }
-        return nil
+    /// Why the photo behind `request` cannot be rendered, or why its rendition was made from a
+    /// preview the file carries, if either is known; never renders.
+    public func knownReason(_ request: RenditionRequest) -> String? {
+        let key = request.key
+        if let held = state.withLock({ $0.failures[key] ?? $0.previewReasons[key] }) { return held }
+        return (try? cache.store?.reason(for: key)) ?? nil
     }
 
-    /// The keys of every failure known: this mount's, and the store's (which earlier mounts and
-    /// `assetfs warm` left).
+    /// The keys of every failure known, and of every rendition made from a preview: this mount's,
+    /// and the store's (which earlier mounts and `assetfs warm` left).
     public func failedKeys() -> Set<CacheKey> {
         let stored = ((try? cache.store?.failures()) ?? []).map(\.key)
-        return state.withLock { Set($0.failures.keys) }.union(stored)
+        return state.withLock { Set($0.failures.keys).union($0.previewReasons.keys) }.union(stored)
     }
 
     /// Marks a rendition used (LRU), as it is opened or read from the start. Written in batches,
@@ -186,14 +190,17 @@ public final class RenditionPipeline: Sendable {
         }
     }
 
-    /// Held in memory until the writer has stored it (or for good, within a limit, when it cannot).
-    func keep(_ bytes: [UInt8], for key: CacheKey) {
+    /// Held in memory until the writer has stored it (or for good, within a limit, when it cannot),
+    /// with why it is a preview when it is one.
+    func keep(_ bytes: [UInt8], for key: CacheKey, previewReason: String?) {
         remember(bytes.count, for: key)
         hold(bytes, for: key)
+        if let previewReason { state.withLock { $0.previewReasons[key] = previewReason } }
         guard cache.isEnabled else { return }
         write { [self] store throws(DatabaseError) in
-            try store.store(bytes, for: key)
+            try store.store(bytes, for: key, previewReason: previewReason)
             state.withLock { state in
+                state.previewReasons.removeValue(forKey: key)
                 guard let index = state.held.firstIndex(where: { $0.key == key }) else { return }
                 state.heldBytes -= state.held.remove(at: index).bytes.count
             }

@@ -67,6 +67,7 @@ struct RenderCommand {
             return 1
         }
         for warning in rendition.warnings { Log.warning("\(input): \(warning)") }
+        if let reason = rendition.previewReason { Log.warning("\(input): \(reason)") }
         do {
             if output == "-" {
                 try FileDescriptor.standardOutput.writeAll(rendition.jpeg)

@@ -1,4 +1,5 @@
 #include "heif_bridge.h"
+#include <dlfcn.h>
 #include <errno.h>
 #include <libheif/heif.h>
 #include <stdio.h>
@@ -32,6 +33,8 @@
     X(heif_image_get_plane_readonly) \
     X(heif_image_get_width) \
     X(heif_image_handle_get_height) \
+    X(heif_image_handle_get_ispe_height) \
+    X(heif_image_handle_get_ispe_width) \
     X(heif_image_handle_get_list_of_thumbnail_IDs) \
     X(heif_image_handle_get_luma_bits_per_pixel) \
     X(heif_image_handle_get_nclx_color_profile) \
@@ -45,9 +48,18 @@
     X(heif_image_release) \
     X(heif_nclx_color_profile_free)
 
+/* Functions of libheif 1.19 and later, used when both the headers built against and the library
+ * loaded have them (the headers may be newer than the .so): NULL otherwise. */
+#if LIBHEIF_HAVE_VERSION(1, 19, 0)
+#define LIBHEIF_1_19_FUNCTIONS(X) X(heif_image_handle_get_image_tiling)
+#else
+#define LIBHEIF_1_19_FUNCTIONS(X)
+#endif
+
 static struct {
 #define DECLARE(name) __typeof__(&name) name;
     LIBHEIF_FUNCTIONS(DECLARE)
+    LIBHEIF_1_19_FUNCTIONS(DECLARE)
 #undef DECLARE
 } libheif;
 static char libheif_unavailable[256];
@@ -61,6 +73,9 @@ static void load_libheif(void) {
 #define RESOLVE(name) LOAD_FUNCTION_INTO(libheif, library, name, "libheif", libheif_unavailable)
     LIBHEIF_FUNCTIONS(RESOLVE)
 #undef RESOLVE
+#define RESOLVE_IF_THERE(name) libheif.name = (__typeof__(libheif.name))dlsym(library, #name);
+    LIBHEIF_1_19_FUNCTIONS(RESOLVE_IF_THERE)
+#undef RESOLVE_IF_THERE
 }
 
 DEFINE_LOADED_ONCE(aheif_unavailable, load_libheif, libheif_unavailable)
@@ -84,6 +99,8 @@ DEFINE_LOADED_ONCE(aheif_unavailable, load_libheif, libheif_unavailable)
 #define heif_image_get_plane_readonly libheif.heif_image_get_plane_readonly
 #define heif_image_get_width libheif.heif_image_get_width
 #define heif_image_handle_get_height libheif.heif_image_handle_get_height
+#define heif_image_handle_get_ispe_height libheif.heif_image_handle_get_ispe_height
+#define heif_image_handle_get_ispe_width libheif.heif_image_handle_get_ispe_width
 #define heif_image_handle_get_list_of_thumbnail_IDs libheif.heif_image_handle_get_list_of_thumbnail_IDs
 #define heif_image_handle_get_luma_bits_per_pixel libheif.heif_image_handle_get_luma_bits_per_pixel
 #define heif_image_handle_get_nclx_color_profile libheif.heif_image_handle_get_nclx_color_profile
@@ -106,9 +123,29 @@ struct aheif_decoder {
     uint8_t *icc[2];     /* the primary image's, the thumbnail item's */
     size_t icc_length[2];
     char message[256];
+    int failure;    /* AHEIF_FAILURE_* of the last failure */
     int read_errno; /* a failed pread: the file, not its content, is at fault */
     struct aheif_rows *rows;
+    struct { int64_t offset; uint8_t bytes[8]; size_t length; } edits[4];
+    int edit_count;
 };
+
+/* Records a failure of `kind` that is not libheif's answer; returns -1. */
+static int failed(aheif_decoder *d, int kind, const char *message) {
+    d->failure = kind;
+    snprintf(d->message, sizeof d->message, "%s", message);
+    return -1;
+}
+
+/* The edits that overlap [position, position + size) applied to `data`, read from there. */
+static void apply_edits(const aheif_decoder *d, uint8_t *data, int64_t position, size_t size) {
+    for (int i = 0; i < d->edit_count; i++) {
+        for (size_t k = 0; k < d->edits[i].length; k++) {
+            int64_t at = d->edits[i].offset + (int64_t)k - position;
+            if (at >= 0 && at < (int64_t)size) data[at] = d->edits[i].bytes[k];
+        }
+    }
+}
 
 static int64_t r_position(void *user) { return ((aheif_decoder *)user)->position; }
 
@@ -127,6 +164,7 @@ static int r_read(void *data, size_t size, void *user) {
         else done += (size_t)n;
     }
     if (done < size) memset((char *)data + done, 0, size - done);
+    apply_edits(d, data, d->position, size);
     d->position += (int64_t)size;
     return 0;
 }
@@ -145,12 +183,17 @@ static enum heif_reader_grow_status r_wait(int64_t target, void *user) {
 
 static const struct heif_reader reader = {1, r_position, r_read, r_seek, r_wait};
 
+/* libheif's error `e` while doing `what`: a read failure under it, memory it could not allocate,
+   or its refusal of the content (a security limit it enforces included). */
 static int fail(aheif_decoder *d, const char *what, struct heif_error e) {
     if (d->read_errno) {
         snprintf(d->message, sizeof d->message, "read error: %s", strerror(d->read_errno));
+        d->failure = AHEIF_FAILURE_READ;
         return -1;
     }
     snprintf(d->message, sizeof d->message, "%s: %s", what, e.message ? e.message : "libheif error");
+    d->failure = e.code == heif_error_Memory_allocation_error && e.subcode != heif_suberror_Security_limit_exceeded
+        ? AHEIF_FAILURE_OTHER : AHEIF_FAILURE_REFUSED;
     return -1;
 }
 
@@ -188,6 +231,19 @@ void aheif_decoder_free(aheif_decoder *d) {
 
 const char *aheif_error(const aheif_decoder *d) { return d->message; }
 
+int aheif_failure(const aheif_decoder *d) { return d->failure; }
+
+int aheif_edit(aheif_decoder *d, int64_t offset, const uint8_t *bytes, size_t length) {
+    int max = (int)(sizeof d->edits / sizeof d->edits[0]);
+    if (d->context || d->edit_count == max || length > sizeof d->edits[0].bytes || offset < 0)
+        return failed(d, AHEIF_FAILURE_OTHER, "an edit of the container the bridge cannot make");
+    d->edits[d->edit_count].offset = offset;
+    memcpy(d->edits[d->edit_count].bytes, bytes, length);
+    d->edits[d->edit_count].length = length;
+    d->edit_count++;
+    return 0;
+}
+
 /* The colour information `handle` carries itself: its ICC profile (kept in *icc), else its nclx. */
 static void read_colour(struct heif_image_handle *handle, uint8_t **icc, size_t *icc_length, aheif_colour *out) {
     size_t size = heif_image_handle_get_raw_color_profile_size(handle);
@@ -214,13 +270,36 @@ static void read_colour(struct heif_image_handle *handle, uint8_t **icc, size_t 
     heif_nclx_color_profile_free(nclx);
 }
 
+static int larger(int a, int b) { return a > b ? a : b; }
+
+/* The largest side of what `handle` is coded at: its ispe (before clap, irot and imir) and, where
+   libheif tells a grid's tile layout (1.19), its tiles laid side by side (the right and bottom
+   ones may be cut by the grid's output size). */
+static int largest_coded_side(struct heif_image_handle *handle) {
+    int largest = larger(heif_image_handle_get_ispe_width(handle), heif_image_handle_get_ispe_height(handle));
+#if LIBHEIF_HAVE_VERSION(1, 19, 0)
+    struct heif_image_tiling tiling;
+    if (libheif.heif_image_handle_get_image_tiling
+        && libheif.heif_image_handle_get_image_tiling(handle, 0, &tiling).code == heif_error_Ok
+        && tiling.num_columns <= 65536 && tiling.num_rows <= 65536 && tiling.tile_width <= 65536 && tiling.tile_height <= 65536) {
+        int64_t across = (int64_t)tiling.num_columns * tiling.tile_width, down = (int64_t)tiling.num_rows * tiling.tile_height;
+        if (across < (1 << 29) && down < (1 << 29)) largest = larger(largest, larger((int)across, (int)down));
+    }
+#endif
+    return largest;
+}
+
 int aheif_read_header(aheif_decoder *d, aheif_header *out) {
     memset(out, 0, sizeof *out);
     struct stat st;
-    if (fstat(d->fd, &st) != 0) { snprintf(d->message, sizeof d->message, "read error: %s", strerror(errno)); return -1; }
+    if (fstat(d->fd, &st) != 0) {
+        snprintf(d->message, sizeof d->message, "read error: %s", strerror(errno));
+        d->failure = AHEIF_FAILURE_READ;
+        return -1;
+    }
     d->size = st.st_size;
     d->context = heif_context_alloc();
-    if (!d->context) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+    if (!d->context) return failed(d, AHEIF_FAILURE_OTHER, "out of memory");
     struct heif_error e = checked(d, heif_context_read_from_reader(d->context, &reader, d, NULL));
     if (e.code != heif_error_Ok) return fail(d, "cannot read the container", e);
     e = heif_context_get_primary_image_handle(d->context, &d->primary);
@@ -255,14 +334,15 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
 
     read_colour(d->primary, &d->icc[0], &d->icc_length[0], &out->colour);
     if (d->thumbnail) read_colour(d->thumbnail, &d->icc[1], &d->icc_length[1], &out->thumb_colour);
-    /* The caller checks these sizes against its pixel cap and budget; a damaged grid descriptor
-       can still make libheif assemble a far larger canvas (a 64x64 image decoding to
-       18757x20036). libheif refuses a grid past its width limit before allocating it: the limit
-       becomes twice the largest side the header gave (a grid may be cropped by clap, a little). */
-    int largest = out->width > out->height ? out->width : out->height;
-    if (out->thumb_width > largest) largest = out->thumb_width;
-    if (out->thumb_height > largest) largest = out->thumb_height;
-    if (largest > 0 && largest < (1 << 29)) heif_context_set_maximum_image_size_limit(d->context, 2 * largest + 64);
+    /* The caller checks the shown sizes against its pixel cap and budget; a damaged grid
+       descriptor can still make libheif assemble a far larger canvas (a 64x64 image decoding to
+       18757x20036). libheif refuses an image past its size limit before allocating it: the limit
+       is the largest coded side (before clap crops it: a 330x385 crop of a 1024x722 AV1 image).
+       libheif 1.19's other security limits keep their defaults: 1000 items, the count item
+       references are checked against too (libvips's 16 refused iPhone HEICs with 48). */
+    int largest = largest_coded_side(d->primary);
+    if (d->thumbnail && largest_coded_side(d->thumbnail) > largest) largest = largest_coded_side(d->thumbnail);
+    if (largest > 0 && largest < (1 << 29)) heif_context_set_maximum_image_size_limit(d->context, largest + 1);
     return 0;
 }
 
@@ -280,7 +360,7 @@ static int decode_interleaved(aheif_decoder *d, int thumbnail, const uint8_t **p
     struct heif_image_handle *handle = thumbnail && d->thumbnail ? d->thumbnail : d->primary;
     int alpha = heif_image_handle_has_alpha_channel(handle);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
-    if (!options) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+    if (!options) return failed(d, AHEIF_FAILURE_OTHER, "out of memory");
     options->convert_hdr_to_8bit = 1;
     release_image(d);
     struct heif_error e = checked(d, heif_decode_image(handle, &d->image, heif_colorspace_RGB,
@@ -289,11 +369,9 @@ static int decode_interleaved(aheif_decoder *d, int thumbnail, const uint8_t **p
     if (e.code != heif_error_Ok) return fail(d, "cannot decode the image", e);
     int s = 0;
     const uint8_t *plane = heif_image_get_plane_readonly(d->image, heif_channel_interleaved, &s);
-    if (!plane) { snprintf(d->message, sizeof d->message, "decoded image has no pixels"); return -1; }
-    if (heif_image_get_bits_per_pixel_range(d->image, heif_channel_interleaved) != 8) {
-        snprintf(d->message, sizeof d->message, "decoded image is not 8-bit");
-        return -1;
-    }
+    if (!plane) return failed(d, AHEIF_FAILURE_REFUSED, "decoded image has no pixels");
+    if (heif_image_get_bits_per_pixel_range(d->image, heif_channel_interleaved) != 8)
+        return failed(d, AHEIF_FAILURE_REFUSED, "decoded image is not 8-bit");
     *pixels = plane;
     *width = heif_image_get_width(d->image, heif_channel_interleaved);
     *height = heif_image_get_height(d->image, heif_channel_interleaved);
@@ -357,12 +435,12 @@ static int full_range_of(struct heif_image *image) {
 
 int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height, int *channels) {
     struct aheif_rows *r = rows_of(d);
-    if (!r) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+    if (!r) return failed(d, AHEIF_FAILURE_OTHER, "out of memory");
     memset(r, 0, sizeof *r);
     struct heif_image_handle *handle = thumbnail && d->thumbnail ? d->thumbnail : d->primary;
     int alpha = heif_image_handle_has_alpha_channel(handle);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
-    if (!options) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+    if (!options) return failed(d, AHEIF_FAILURE_OTHER, "out of memory");
     /* Left to choose, libheif 1.15 hands over planar RGB 4:4:4 (monochrome stays monochrome) after
      * its one Y'CbCr-to-RGB conversion. Asking for Y'CbCr 4:2:0 makes it convert to RGB and back
      * (a 20 MP AVIF: 0.30 s instead of 0.15 s), asking for interleaved RGB adds a pass. */
@@ -411,7 +489,7 @@ static inline uint8_t to8(const plane_ref *p, const uint8_t *row, int x) {
 int aheif_read_rows(aheif_decoder *d, uint8_t *rows, int max_rows, int *rows_read) {
     struct aheif_rows *r = rows_of(d);
     *rows_read = 0;
-    if (!r || (!r->interleaved && !d->image)) { snprintf(d->message, sizeof d->message, "nothing decoded"); return -1; }
+    if (!r || (!r->interleaved && !d->image)) return failed(d, AHEIF_FAILURE_OTHER, "nothing decoded");
     int done = 0, n = r->channels;
     size_t rowbytes = (size_t)r->width * (size_t)n;
     while (done < max_rows && r->next < r->height) {

@@ -3,8 +3,10 @@ import Glibc
 import Posix
 
 /// What the cache remembers about a rendition key, for good: the rendition's byte count, or why it
-/// could not be made. Eviction drops bytes, never outcomes, so sizes stay known (renditions are
-/// deterministic: evicted bytes render again identically) and broken photos are not decoded twice.
+/// could not be made. (A rendition made from a smaller picture the file carries, not the photo,
+/// keeps why beside its size: `reason(for:)`.) Eviction drops bytes, never outcomes, so sizes stay
+/// known (renditions are deterministic: evicted bytes render again identically) and broken photos
+/// are not decoded twice.
 public enum Outcome: Equatable, Sendable {
     case rendered(size: Int)
     case failed(reason: String)
@@ -87,6 +89,7 @@ public final class RenditionStore: Sendable {
                 CREATE TABLE entries(id INTEGER PRIMARY KEY, key BLOB NOT NULL UNIQUE, size INTEGER NOT NULL, last_used INTEGER NOT NULL);
                 CREATE INDEX entries_by_use ON entries(last_used);
                 CREATE TABLE blob_data(id INTEGER PRIMARY KEY, data BLOB NOT NULL);
+                -- failure: why it could not be made (size NULL), or why it was made from a preview the file carries (size set).
                 CREATE TABLE outcomes(key BLOB PRIMARY KEY, size INTEGER, failure TEXT) WITHOUT ROWID;
                 \(Self.failureIndex)
                 CREATE TABLE usage(id INTEGER PRIMARY KEY CHECK (id = 0), bytes INTEGER NOT NULL);
@@ -111,6 +114,18 @@ public final class RenditionStore: Sendable {
             }
         }
         return result
+    }
+
+    /// Why the rendition could not be made, or was made from a preview the file carries rather
+    /// than the photo: nil when neither (or nothing is known).
+    public func reason(for key: CacheKey) throws(DatabaseError) -> String? {
+        var reason: String?
+        try reader.withLock { db throws(DatabaseError) in
+            try db.query("SELECT failure FROM outcomes WHERE key = ? AND failure IS NOT NULL", [.blob(key.bytes)]) {
+                reason = $0.text(0)
+            }
+        }
+        return reason
     }
 
     /// The cached bytes, if still there.
@@ -164,15 +179,17 @@ public final class RenditionStore: Sendable {
         }
     }
 
-    /// Stores a rendition and its size in one transaction, then evicts down to the capacity.
-    public func store(_ bytes: [UInt8], for key: CacheKey) throws(DatabaseError) {
+    /// Stores a rendition and its size (and why it is a preview, when it is one) in one
+    /// transaction, then evicts down to the capacity.
+    public func store(_ bytes: [UInt8], for key: CacheKey, previewReason: String? = nil) throws(DatabaseError) {
         try transaction { db throws(DatabaseError) in
             try db.query("INSERT INTO entries(key, size, last_used) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING",
                          [.blob(key.bytes), .integer(Int64(bytes.count)), .integer(Int64(time(nil)))])
             if db.changes == 1 {
                 try db.query("INSERT INTO blob_data(id, data) VALUES (last_insert_rowid(), ?)", [.blob(bytes)])
             }
-            try db.query("INSERT OR REPLACE INTO outcomes(key, size, failure) VALUES (?, ?, NULL)", [.blob(key.bytes), .integer(Int64(bytes.count))])
+            try db.query("INSERT OR REPLACE INTO outcomes(key, size, failure) VALUES (?, ?, ?)",
+                         [.blob(key.bytes), .integer(Int64(bytes.count)), previewReason.map { .text($0) } ?? .null])
             try Self.evict(db, to: capacity)
         }
     }

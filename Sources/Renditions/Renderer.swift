@@ -7,6 +7,8 @@ public struct Rendition: Sendable {
     public var jpeg: [UInt8]
     public var size: PixelSize
     public var warnings: [String]
+    /// Why this is not the photo but a smaller picture the file carries (nil when it is the photo).
+    public var previewReason: String? = nil
 }
 
 /// Limits that keep a hostile file from taking the process down.
@@ -160,25 +162,6 @@ public struct Renderer: Sendable {
         let colour = ColourTransform.from(icc: tiff.iccProfile, channels: tiff.layout.outputChannels)
         return try finish(tiff, target: tiff.size.fitted(longestSide: spec.longestSide), reduce: true,
                           orientation: tiff.orientation, colour: colour, spec: spec, name: name)
-    }
-
-    /// HEIC and AVIF: decoded whole by libheif (transforms applied, EXIF orientation not applied
-    /// again), from the thumbnail item when that is at least the target size.
-    func renderHEIF(_ file: FileDescriptor, spec: RenditionSpec, name: String, format: String) throws(RenditionError) -> Rendition {
-        let heif = try HEIFDecoder(file: file, path: name, format: format)
-        try checkPixels(heif.size, name: name)
-        let target = heif.size.fitted(longestSide: spec.longestSide)
-        if let thumbnail = heif.thumbnail, thumbnail.width >= target.width, thumbnail.height >= target.height {
-            let reservation = try reserve(heif.decodeBytes(thumbnail), for: "a \(format) thumbnail decode", name: name)
-            defer { withExtendedLifetime(reservation) {} }
-            if let rows = try? heif.decode(thumbnail: true, format: format) {
-                return try finish(rows, target: target, reduce: true, orientation: .up, colour: heif.thumbnailColour, spec: spec, name: name)
-            }
-        }
-        let reservation = try reserve(heif.decodeBytes(heif.size), for: "a \(format) decode", name: name)
-        defer { withExtendedLifetime(reservation) {} }
-        let rows = try heif.decode(thumbnail: false, format: format)
-        return try finish(rows, target: target, reduce: true, orientation: .up, colour: heif.colour, spec: spec, name: name)
     }
 
     // MARK: - shared steps

@@ -1,14 +1,22 @@
 #ifndef ASSETFS_HEIF_BRIDGE_H
 #define ASSETFS_HEIF_BRIDGE_H
 /*
- * libheif 1.15 at the edge (HEIC and AVIF): the primary image, or one of its thumbnail items,
- * decoded whole to 8-bit interleaved RGB(A) with the container's irot/imir transforms applied
- * by libheif. libheif reports errors as heif_error values and never exits.
+ * libheif (1.15 or later; 1.18 reads iOS 18's HEICs) at the edge (HEIC and AVIF): the primary
+ * image, or one of its thumbnail items, decoded whole to 8-bit RGB(A) rows with the container's
+ * clap/irot/imir transforms applied by libheif. libheif reports errors as heif_error values and
+ * never exits; the bridge reports each failure's kind with its message.
  */
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct aheif_decoder aheif_decoder;
+
+/* What a failure was, for the caller to act on without reading its message. */
+enum {
+    AHEIF_FAILURE_READ = 1,    /* the file could not be read (it may read next time) */
+    AHEIF_FAILURE_REFUSED = 2, /* libheif cannot read or decode this content (or its security limits refuse it) */
+    AHEIF_FAILURE_OTHER = 3,   /* out of memory, or the bridge misused */
+};
 
 enum { AHEIF_COLOUR_NONE = 0, AHEIF_COLOUR_ICC = 1, AHEIF_COLOUR_NCLX = 2 };
 
@@ -35,6 +43,11 @@ const char *aheif_unavailable(void);
 aheif_decoder *aheif_decoder_new(int fd);
 void aheif_decoder_free(aheif_decoder *d);
 const char *aheif_error(const aheif_decoder *d);
+/* The AHEIF_FAILURE_* of the last failure (0 before any). */
+int aheif_failure(const aheif_decoder *d);
+/* Makes libheif read `length` (at most 8) bytes at `offset` of the file as `bytes`: an edit of
+ * the container that changes no size or offset. Up to 4, before aheif_read_header; -1 past that. */
+int aheif_edit(aheif_decoder *d, int64_t offset, const uint8_t *bytes, size_t length);
 int aheif_read_header(aheif_decoder *d, aheif_header *out);
 /* The ICC profile of the primary image (thumbnail = 0) or of the thumbnail item (1), owned by
  * the decoder, or NULL. */

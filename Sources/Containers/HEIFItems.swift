@@ -1,37 +1,30 @@
-import Containers
-import PhotoSource
 import Posix
 
 /// What a HEIC's or AVIF's properties need from its `meta` box: the primary item's size as shown,
 /// its Exif item and its XMP item. Read here rather than through libheif, which (1.15) reads the
 /// data of every item, the whole file, when it opens one. Bounded: the `meta` box up to 16 MiB
 /// (tens of KiB in practice), each metadata item up to 4 MiB; anything malformed reads as absent.
-struct HEIFItems {
+public struct HEIFItems {
     /// The primary item's `ispe`, cropped by `clap` and turned by `irot` as the item's
     /// properties say, in their order: the size libheif shows (and renditions are made at).
-    var shownSize: PixelSize?
+    public var shownSize: PixelSize?
     /// The Exif item as stored: a 4-byte big-endian offset to the TIFF header, then the block.
-    var exifItem: [UInt8]?
+    public var exifItem: [UInt8]?
     /// The XMP packet: a `mime` item of content type application/rdf+xml.
-    var xmpItem: [UInt8]?
+    public var xmpItem: [UInt8]?
 
-    static let maxMetaBytes = 16 << 20, maxItemBytes = 4 << 20
+    static let maxItemBytes = 4 << 20
 
-    init(file: FileDescriptor) {
-        var meta: [UInt8]?
-        ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
-            if box.type == "meta", meta == nil { meta = ISOBaseMediaFile.read(box, from: file, limit: Self.maxMetaBytes) }
-        }
-        guard let meta, let boxes = BoxBytes(meta[...]).children(from: 0).first?.body.children(from: 4) else { return }
-        func box(_ type: String) -> BoxBytes? { boxes.first { $0.type == type }?.body }
-        guard let pitm = box("pitm"), let primary = pitm.number(at: 4, size: pitm.version == 0 ? 2 : 4) else { return }
-        if let iprp = box("iprp") { shownSize = Self.shownSize(of: primary, iprp) }
-        let infos = box("iinf").map(Self.itemInfos) ?? []
-        let describing = box("iref").map { Self.items(describing: primary, $0) } ?? []
+    public init(file: FileDescriptor) {
+        guard let meta = HEIFMeta(file: file) else { return }
+        let primary = meta.primary
+        if let iprp = meta.box("iprp") { shownSize = Self.shownSize(of: primary, iprp) }
+        let infos = meta.box("iinf").map(Self.itemInfos) ?? []
+        let describing = meta.box("iref").map { Self.items(referencing: primary, as: "cdsc", $0) } ?? []
         func data(ofFirst kind: (ItemInfo) -> Bool) -> [UInt8]? {
             let ids = infos.filter(kind).map(\.id)
-            guard let id = ids.first(where: describing.contains) ?? ids.first, let iloc = box("iloc") else { return nil }
-            return Self.data(of: id, iloc, idat: box("idat"), file: file)
+            guard let id = ids.first(where: describing.contains) ?? ids.first, let iloc = meta.box("iloc") else { return nil }
+            return Self.data(of: id, iloc, idat: meta.box("idat"), file: file)
         }
         exifItem = data { $0.type == "Exif" }
         xmpItem = data { $0.type == "mime" && $0.contentType == "application/rdf+xml" }
@@ -61,11 +54,12 @@ struct HEIFItems {
         }
     }
 
-    /// The items with a `cdsc` (content describes) reference to `item`.
-    static func items(describing item: Int, _ iref: BoxBytes) -> [Int] {
+    /// The items with a reference of `type` to `item`: `cdsc` (content describes), `thmb` (a
+    /// thumbnail of).
+    static func items(referencing item: Int, as type: String, _ iref: BoxBytes) -> [Int] {
         let idSize = iref.version == 0 ? 2 : 4
         return iref.children(from: 4).compactMap { reference in
-            guard reference.type == "cdsc", let from = reference.body.number(at: 0, size: idSize),
+            guard reference.type == type, let from = reference.body.number(at: 0, size: idSize),
                   let count = reference.body.number(at: idSize, size: 2) else { return nil }
             let targets = (0..<count).compactMap { reference.body.number(at: idSize + 2 + $0 * idSize, size: idSize) }
             return targets.contains(item) ? from : nil
@@ -157,46 +151,35 @@ struct HEIFItems {
     }
 }
 
-/// Big-endian numbers and child boxes of an ISO base media box's content, nil past its end.
-struct BoxBytes {
-    let bytes: ArraySlice<UInt8>
+/// A HEIF's `meta` box, read whole (bounded: 16 MiB; tens of KiB in practice), and where it lies.
+struct HEIFMeta {
+    /// The box, header included, and its offset in the file.
+    let bytes: [UInt8]
+    let offset: Int64
+    /// Its child boxes (pitm, iinf, iref, iprp, iloc, idat, ...).
+    let boxes: [(type: String, body: BoxBytes)]
+    /// The primary item's id, and the `pitm` box that gives it.
+    let primary: Int
+    let pitm: BoxBytes
 
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+    static let maxBytes = 16 << 20
 
-    /// A full box's version and flags (its first 4 bytes).
-    var version: Int { number(at: 0, size: 1) ?? -1 }
-    var flags: Int { number(at: 1, size: 3) ?? 0 }
-
-    /// An unsigned number of `size` bytes (0 to 8; 0 is 0, as for an absent iloc field).
-    func number(at offset: Int, size: Int) -> Int? {
-        guard size <= 8, let slice = bytes(at: offset, count: size) else { return nil }
-        let value = ByteOrder.bigEndian.integer(slice)
-        return value >= 0 ? value : nil
-    }
-
-    func fourCC(at offset: Int) -> String? { bytes(at: offset, count: 4).map { String(decoding: $0, as: UTF8.self) } }
-
-    func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8>? {
-        guard offset >= 0, count >= 0, count <= bytes.count, offset <= bytes.count - count else { return nil }
-        return bytes[(bytes.startIndex + offset)..<(bytes.startIndex + offset + count)]
-    }
-
-    /// The boxes that follow one another from `offset` to the end (size 0: to the end; 1: a
-    /// 64-bit size follows the type), their content without the header.
-    func children(from offset: Int) -> [(type: String, body: BoxBytes)] {
-        var result: [(type: String, body: BoxBytes)] = [], at = offset
-        while let size32 = number(at: at, size: 4), let type = fourCC(at: at + 4), result.count < 10_000 {
-            var size = size32, header = 8
-            if size == 1 {
-                guard let large = number(at: at + 8, size: 8) else { break }
-                (size, header) = (large, 16)
-            } else if size == 0 {
-                size = bytes.count - at
+    init?(file: FileDescriptor) {
+        var found: (bytes: [UInt8], offset: Int64)?
+        ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
+            if box.type == "meta", found == nil {
+                found = ISOBaseMediaFile.read(box, from: file, limit: Self.maxBytes).map { ($0, box.offset) }
             }
-            guard size >= header, let body = bytes(at: at + header, count: size - header) else { break }
-            result.append((type, BoxBytes(body)))
-            at += size
         }
-        return result
+        guard let found, let boxes = BoxBytes(found.bytes[...]).children(from: 0).first?.body.children(from: 4) else { return nil }
+        (bytes, offset, self.boxes) = (found.bytes, found.offset, boxes)
+        guard let pitm = boxes.first(where: { $0.type == "pitm" })?.body,
+              let primary = pitm.number(at: 4, size: pitm.version == 0 ? 2 : 4) else { return nil }
+        (self.pitm, self.primary) = (pitm, primary)
     }
+
+    func box(_ type: String) -> BoxBytes? { boxes.first { $0.type == type }?.body }
+
+    /// Where `body` (a part of this box) starts in the file.
+    func fileOffset(of body: BoxBytes) -> Int64 { offset + Int64(body.bytes.startIndex) }
 }
