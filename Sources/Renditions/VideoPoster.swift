@@ -34,9 +34,20 @@ public struct VideoPoster: Sendable {
     /// Packets of the video stream read per candidate before giving up on it.
     static let packetsPerCandidate = 600
 
-    /// The poster of the video open at `file` (read with pread only). `name` names it in errors.
-    /// A file without a video stream fails as `.unrecognised` (`VideoError.noPictures`).
+    /// The poster of the video open at `file` (read with pread only). `name` names it in errors,
+    /// which are told as a video's ("corrupt video", "video too large"). A file without a video
+    /// stream fails as `.unrecognised` (`VideoError.noPictures`).
     public func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        do {
+            return try poster(file, spec: spec, name: name)
+        } catch {
+            var error = error
+            error.medium = .video
+            throw error
+        }
+    }
+
+    private func poster(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
         var limits = limits
         limits.maxPixels = min(limits.maxPixels, renderer.limits.maxPixels)
         let video = try told { () throws(VideoError) in try VideoDecoder(file: file, path: name, limits: limits) }
@@ -46,7 +57,7 @@ public struct VideoPoster: Sendable {
         defer { withExtendedLifetime(reservation) {} }
         try told { () throws(VideoError) in try video.openDecoder() }
         guard let frame = try told({ () throws(VideoError) in try chooseFrame(video) }) else {
-            throw RenditionError(.corrupt, path: name, reason: "video: no frame could be decoded")
+            throw RenditionError(.corrupt, path: name, reason: "no frame could be decoded")
         }
         try renderer.checkPixels(frame.size, name: name)
         let orientation = stream.displayMatrix.map(Orientation.init(displayMatrix:)) ?? .up
@@ -124,14 +135,15 @@ public struct VideoPoster: Sendable {
 }
 
 extension RenditionError {
-    /// A video's failure as a rendition's: a file without pictures is not a supported file, a
-    /// read error stays transient, the rest is the content's fault.
+    /// A video's failure as a rendition's, told as a video's: a file without pictures is not a
+    /// supported file, a read error stays transient, the rest is the content's fault.
     public init(_ error: VideoError) {
-        switch error.kind {
-        case .unreadable: self.init(.unreadable, path: error.path, reason: error.reason)
-        case .unsupported: self.init(.unsupported, path: error.path, reason: error.reason)
-        case .corrupt: self.init(.corrupt, path: error.path, reason: error.reason)
-        case .noPictures: self.init(.unrecognised, path: error.path, reason: error.reason)
+        let kind: Kind = switch error.kind {
+        case .unreadable: .unreadable
+        case .unsupported: .unsupported
+        case .corrupt: .corrupt
+        case .noPictures: .unrecognised
         }
+        self.init(kind, path: error.path, reason: error.reason, medium: .video)
     }
 }
