@@ -61,6 +61,20 @@ import Testing
         #expect((pixels.samples.max() ?? 255) < 24)
     }
 
+    /// A clip whose only keyframe is black (h264_mp3.avi: one keyframe, frame 0) or whose first
+    /// keyframe is white (sample_qcif.3gp: keyframes at 0 and 3.0 s of 4.9 s) shows its picture,
+    /// decoded forward from that keyframe: a logo from 0.5 s on. Luma's standard deviation over
+    /// the poster: 22.8 and 11.7 (main: 0.0 and 0.2, one flat colour).
+    @Test(arguments: ["video/h264_mp3.avi", "video/sample_qcif.3gp"]) func aUniformKeyframeIsNotThePoster(_ file: String) throws {
+        let pixels = try Tools.djpeg(poster(file).jpeg)
+        let luma = stride(from: 0, to: pixels.samples.count, by: 3).map {
+            0.2126 * Double(pixels.samples[$0]) + 0.7152 * Double(pixels.samples[$0 + 1]) + 0.0722 * Double(pixels.samples[$0 + 2])
+        }
+        let mean = luma.reduce(0, +) / Double(luma.count)
+        let deviation = (luma.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(luma.count)).squareRoot()
+        #expect(deviation > 8, "\(file): luma deviation \(deviation), mean \(mean)")
+    }
+
     /// A clip of three frames (0.1 s of video) still has a poster: its first frame.
     @Test func aThreeFrameClipGivesItsFirstFrame() throws {
         let ours = try Tools.djpeg(poster("video/Android_gps_3frames.mp4").jpeg)
