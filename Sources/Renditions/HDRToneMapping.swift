@@ -16,6 +16,8 @@ extension HDRTransfer {
     static let peak = 1000.0
     /// Below this (SDR linear light) nothing is changed; above it, up to `peak`, it is compressed.
     static let knee = 0.5
+    /// The peak relative to reference white: where the roll-off reaches SDR white.
+    static let top = peak / referenceWhite
     /// HLG's system gamma on a 1000 cd/m² display (BT.2100).
     static let hlgSystemGamma = 1.2
 
@@ -53,7 +55,7 @@ extension HDRTransfer {
     /// t runs 0...1 from the knee to the peak; the shoulder rises with slope 1 at the knee (a = the
     /// slope needed there) and reaches 1 at the peak, never clipping below it.
     static func rollOff<F: BinaryFloatingPoint>(_ x: F) -> F {
-        let k = F(knee), top = F(peak / referenceWhite)
+        let k = F(knee), top = F(Self.top)
         guard x > k else { return x }
         let t = min((x - k) / (top - k), 1), a = (top - k) / (1 - k)
         return k + (1 - k) * (t * a / (1 + t * (a - 1)))
@@ -68,8 +70,15 @@ struct HDRToneMap {
     private let hlgLuminance: (Float, Float, Float)?
     private let light: [Float]
     private let toSRGB: [Float]
+    /// HLG's OOTF gain by scene luminance (0...1) in `steps` + 1 entries: powf per pixel cost more
+    /// than the rest of the mapping.
+    private let hlgGain: [Float]
+    /// The roll-off's factor (`HDRTransfer.rollOff(x) / x`) from the knee to the peak in `steps` + 1
+    /// entries: its divisions were most of the mapping's time.
+    private let rollOffFactor: [Float]
+    /// sRGB's 8-bit code by linear light (0...1) in `steps` + 1 entries.
     private let encoded: [UInt8]
-    private static let encodingSteps = 4095
+    private static let steps = 4095
 
     init?(_ transfer: HDRTransfer, red: (Double, Double), green: (Double, Double), blue: (Double, Double), white: (Double, Double)) {
         guard let source = RGBPrimaries(checking: red, green: green, blue: blue, white: white)?.toXYZ,
@@ -78,8 +87,15 @@ struct HDRToneMap {
         toSRGB = fromXYZ.times(adapt).times(source).values.map(Float.init)
         hlgLuminance = transfer == .hlg ? (Float(source.values[3]), Float(source.values[4]), Float(source.values[5])) : nil
         light = (0..<256).map { Float(transfer.channelLight(Double($0) / 255)) }
-        encoded = (0...Self.encodingSteps).map { step in
-            let v = Double(step) / Double(Self.encodingSteps)
+        hlgGain = (0...Self.steps).map { step in
+            Float(HDRTransfer.top * pow(Double(step) / Double(Self.steps), HDRTransfer.hlgSystemGamma - 1))
+        }
+        rollOffFactor = (0...Self.steps).map { step in
+            let x = HDRTransfer.knee + (HDRTransfer.top - HDRTransfer.knee) * Double(step) / Double(Self.steps)
+            return Float(HDRTransfer.rollOff(x) / x)
+        }
+        encoded = (0...Self.steps).map { step in
+            let v = Double(step) / Double(Self.steps)
             let e = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055
             return UInt8((e * 255).rounded())
         }
@@ -87,28 +103,32 @@ struct HDRToneMap {
 
     /// Maps `count` RGB pixels in place.
     func apply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
-        let m = toSRGB, steps = Float(Self.encodingSteps)
-        let ootf = Float(HDRTransfer.peak / HDRTransfer.referenceWhite), gamma = Float(HDRTransfer.hlgSystemGamma - 1)
+        let (m0, m1, m2, m3, m4, m5) = (toSRGB[0], toSRGB[1], toSRGB[2], toSRGB[3], toSRGB[4], toSRGB[5])
+        let (m6, m7, m8) = (toSRGB[6], toSRGB[7], toSRGB[8])
+        let steps = Float(Self.steps), knee = Float(HDRTransfer.knee), top = Float(HDRTransfer.top)
+        let perStep = steps / (top - knee)
         light.withUnsafeBufferPointer { light in
-            encoded.withUnsafeBufferPointer { encoded in
-                for i in 0..<count {
-                    let p = pixels + i * 3
-                    var r = light[Int(p[0])], g = light[Int(p[1])], b = light[Int(p[2])]
-                    if let (lr, lg, lb) = hlgLuminance {
-                        let y = lr * r + lg * g + lb * b
-                        let s = y > 0 ? ootf * powf(y, gamma) : 0
-                        (r, g, b) = (r * s, g * s, b * s)
+            hlgGain.withUnsafeBufferPointer { gain in
+                rollOffFactor.withUnsafeBufferPointer { rollOff in
+                    encoded.withUnsafeBufferPointer { encoded in
+                        for i in 0..<count {
+                            let p = pixels + i * 3
+                            var r = light[Int(p[0])], g = light[Int(p[1])], b = light[Int(p[2])]
+                            if let (lr, lg, lb) = hlgLuminance {
+                                let s = gain[Int(min(max(lr * r + lg * g + lb * b, 0), 1) * steps + 0.5)]
+                                (r, g, b) = (r * s, g * s, b * s)
+                            }
+                            var out = (max(0, m0 * r + m1 * g + m2 * b), max(0, m3 * r + m4 * g + m5 * b), max(0, m6 * r + m7 * g + m8 * b))
+                            let brightest = max(out.0, out.1, out.2)
+                            if brightest > knee {  // below, the roll-off changes nothing
+                                let scale = brightest >= top ? 1 / brightest : rollOff[Int((brightest - knee) * perStep + 0.5)]
+                                out = (out.0 * scale, out.1 * scale, out.2 * scale)
+                            }
+                            p[0] = encoded[Int(min(out.0, 1) * steps + 0.5)]
+                            p[1] = encoded[Int(min(out.1, 1) * steps + 0.5)]
+                            p[2] = encoded[Int(min(out.2, 1) * steps + 0.5)]
+                        }
                     }
-                    var out = (max(0, m[0] * r + m[1] * g + m[2] * b), max(0, m[3] * r + m[4] * g + m[5] * b),
-                               max(0, m[6] * r + m[7] * g + m[8] * b))
-                    let brightest = max(out.0, out.1, out.2)
-                    if brightest > 0 {
-                        let scale = HDRTransfer.rollOff(brightest) / brightest
-                        out = (out.0 * scale, out.1 * scale, out.2 * scale)
-                    }
-                    p[0] = encoded[Int(min(out.0, 1) * steps + 0.5)]
-                    p[1] = encoded[Int(min(out.1, 1) * steps + 0.5)]
-                    p[2] = encoded[Int(min(out.2, 1) * steps + 0.5)]
                 }
             }
         }
