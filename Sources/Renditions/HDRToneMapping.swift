@@ -3,9 +3,10 @@ import Video
 
 /// HDR to SDR for renditions whose transfer is PQ (SMPTE ST 2084) or HLG (ARIB STD-B67): HEIF and
 /// AVIF photos by their nclx box, video posters by their stream. Read as if SDR, such a picture
-/// looks dull and dark. Instead its signal is turned into display light, scaled so that HDR
-/// reference white (203 cd/m², ITU-R BT.2408) is SDR white; there mid-tones keep their SDR level.
-/// Highlights above a knee are rolled off smoothly up to the assumed 1000 cd/m² mastering peak.
+/// looks dull and dark. Instead its signal is turned into display light, scaled from HDR reference
+/// white (203 cd/m², ITU-R BT.2408) as SDR white, so that mid-tones keep their SDR level. Light
+/// above a knee (half of reference white, which comes out at 0.77 of SDR white) is rolled off
+/// smoothly up to the assumed 1000 cd/m² mastering peak, so that few pixels clip.
 /// The roll-off is applied to a pixel's brightest channel and the same factor to all three, as
 /// FFmpeg's tonemap and libplacebo do, so that colours keep their hue; rolled off channel by
 /// channel, an HLG chart's orange came out yellow and a third of its pixels clipped.

@@ -23,8 +23,9 @@ import Testing
         #expect(HDRTransfer.hlg.displayLight(0) == 0)
     }
 
-    /// Mid-tones keep their SDR level, reference white stays just under SDR white, the peak
-    /// reaches it, and the curve never falls (no band of the picture is inverted).
+    /// Mid-tones keep their SDR level, reference white comes out at about 0.77 of SDR white (the
+    /// roll-off starts at half of it), the peak reaches SDR white, and the curve never falls (no
+    /// band of the picture is inverted).
     @Test func theCurveKeepsMidTonesAndRollsOffHighlights() {
         for transfer in [HDRTransfer.pq, .hlg] {
             let grey = transfer == .pq ? 0.4236 : 0.38  // about 18 % of reference white
