@@ -7,6 +7,7 @@
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,6 +43,7 @@
     X(avcodec, av_packet_unref) \
     X(avutil, av_pix_fmt_count_planes) \
     X(avutil, av_pix_fmt_desc_get) \
+    X(avformat, av_probe_input_buffer2) \
     X(avformat, av_read_frame) \
     X(avutil, av_rescale_q) \
     X(avformat, av_seek_frame) \
@@ -120,6 +122,7 @@ DEFINE_LOADED_ONCE(avideo_unavailable, load_ffmpeg, ffmpeg_unavailable)
 #define av_packet_unref ffmpeg.av_packet_unref
 #define av_pix_fmt_count_planes ffmpeg.av_pix_fmt_count_planes
 #define av_pix_fmt_desc_get ffmpeg.av_pix_fmt_desc_get
+#define av_probe_input_buffer2 ffmpeg.av_probe_input_buffer2
 #define av_read_frame ffmpeg.av_read_frame
 #define av_rescale_q ffmpeg.av_rescale_q
 #define av_seek_frame ffmpeg.av_seek_frame
@@ -162,6 +165,7 @@ struct avideo {
     int64_t deadline_ns;
     int64_t max_pixels;
     int read_errno, timed_out, over_budget;
+    int failure;                     /* enum avideo_failure of the last failure */
     AVIOContext *io;
     AVFormatContext *format;
     int stream;
@@ -249,25 +253,53 @@ void avideo_free(avideo *v) {
 
 const char *avideo_error(const avideo *v) { return v->message; }
 
-/* Records why `what` failed: the reader's own reasons first, they explain FFmpeg's code. */
-static int fail(avideo *v, const char *what, int code) {
-    if (v->read_errno) {
-        snprintf(v->message, sizeof v->message, "read error: %s", strerror(v->read_errno));
-    } else if (v->timed_out) {
-        snprintf(v->message, sizeof v->message, "timed out (%s)", what);
-    } else if (v->over_budget) {
-        snprintf(v->message, sizeof v->message, "%s: read more than its budget of %lld MiB", what, (long long)(v->budget >> 20));
-    } else {
-        char reason[AV_ERROR_MAX_STRING_SIZE] = "";
-        av_strerror(code, reason, sizeof reason);
-        snprintf(v->message, sizeof v->message, "%s: %s", what, reason);
-    }
+int avideo_failure(const avideo *v) { return v->failure; }
+
+/* Records a failure of `kind` and its message. */
+static int failed(avideo *v, int kind, const char *format, ...) __attribute__((format(printf, 3, 4)));
+static int failed(avideo *v, int kind, const char *format, ...) {
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(v->message, sizeof v->message, format, arguments);
+    va_end(arguments);
+    v->failure = kind;
     return -1;
 }
 
-static int oom(avideo *v) {
-    snprintf(v->message, sizeof v->message, "out of memory");
-    return -1;
+/* Records why `what` failed: the reader's own reasons first, they explain FFmpeg's code. */
+static int fail(avideo *v, const char *what, int code) {
+    if (v->read_errno) return failed(v, AVIDEO_READ_ERROR, "read error: %s", strerror(v->read_errno));
+    if (v->timed_out) return failed(v, AVIDEO_TIMED_OUT, "timed out (%s)", what);
+    if (v->over_budget) return failed(v, AVIDEO_CORRUPT, "%s: read more than its budget of %lld MiB", what, (long long)(v->budget >> 20));
+    char reason[AV_ERROR_MAX_STRING_SIZE] = "";
+    av_strerror(code, reason, sizeof reason);
+    return failed(v, AVIDEO_CORRUPT, "%s: %s", what, reason);
+}
+
+static int oom(avideo *v) { return failed(v, AVIDEO_CORRUPT, "out of memory"); }
+
+static uint32_t be32(const uint8_t *b) { return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]; }
+
+/* Whether an ISO media file (MP4, MOV) ends before its index: its top-level boxes, each well
+ * formed, reach or run past the end of the file and none is a `moov`. So does a file still being
+ * copied, or cut short, when its index is written last (as cameras and phones do); a box of an
+ * impossible size is a broken file instead. At most 1000 boxes are read, 16 bytes each. */
+static int ends_before_its_index(avideo *v) {
+    int64_t at = 0;
+    for (int boxes = 0; boxes < 1000 && at + 8 <= v->size; boxes++) {
+        uint8_t header[16];
+        ssize_t n;
+        do n = pread(v->fd, header, sizeof header, (off_t)at); while (n < 0 && errno == EINTR);
+        if (n < 8) return 0;
+        if (memcmp(header + 4, "moov", 4) == 0) return 0;
+        uint64_t size = be32(header);
+        if (size == 1) size = n < 16 ? 0 : (uint64_t)be32(header + 8) << 32 | be32(header + 12);
+        else if (size == 0) size = (uint64_t)(v->size - at);  /* to the end of the file */
+        if (size < 8) return 0;
+        if (size > (uint64_t)(v->size - at)) return 1;
+        at += (int64_t)size;
+    }
+    return at + 8 > v->size;
 }
 
 /* The largest video stream that is not an attached picture (cover art), or -1. */
@@ -321,7 +353,13 @@ int avideo_open(avideo *v, avideo_info *out) {
     v->format->probesize = PROBE_BYTES;
     v->format->format_probesize = PROBE_BYTES;
     v->format->max_analyze_duration = ANALYZE_MICROSECONDS;
-    int e = avformat_open_input(&v->format, NULL, NULL, NULL);
+    /* Probed here, as avformat_open_input would, to know which demuxer failed. */
+    const AVInputFormat *demuxer = NULL;
+    int e = av_probe_input_buffer2(v->io, &demuxer, "", NULL, 0, PROBE_BYTES);
+    if (e < 0) return fail(v, "cannot open the container", e);
+    e = avformat_open_input(&v->format, NULL, demuxer, NULL);
+    if (e == AVERROR_INVALIDDATA && strncmp(demuxer->name, "mov,", 4) == 0 && ends_before_its_index(v))
+        return failed(v, AVIDEO_INCOMPLETE, "incomplete file (no moov box: still being copied or truncated)");
     if (e < 0) return fail(v, "cannot open the container", e);  /* it has freed the format context */
 
     v->stream = choose_stream(v->format);
@@ -353,8 +391,14 @@ int avideo_open(avideo *v, avideo_info *out) {
     AVStream *s = v->format->streams[v->stream];
     AVCodecParameters *p = s->codecpar;
     out->has_video = 1;
-    out->width = p->width;
-    out->height = p->height;
+    /* The decoder's size when it knows one as it opens (HEVC's parameter sets, in the sample
+       entry, are read then): the frames' own, where the container's header may claim another
+       (65535x65535 over a 216x384 picture). Else the header's; a decoder that cannot open leaves
+       its reason to avideo_open_decoder. */
+    int known = avideo_open_decoder(v) == 0 && v->codec->width > 0 && v->codec->height > 0;
+    if (!known) { v->failure = 0; v->message[0] = 0; }
+    out->width = known ? v->codec->width : p->width;
+    out->height = known ? v->codec->height : p->height;
     AVRational sar = s->sample_aspect_ratio.num > 0 ? s->sample_aspect_ratio : p->sample_aspect_ratio;
     if (sar.num > 0 && sar.den > 0) { out->sar_num = sar.num; out->sar_den = sar.den; }
     size_t side_size = 0;
@@ -411,22 +455,23 @@ static int get_frame_buffer(AVCodecContext *codec, AVFrame *frame, int flags) {
     return avcodec_default_get_buffer2(codec, frame, flags);
 }
 
-int avideo_open_decoder(avideo *v) {
+static int open_decoder(avideo *v) {
     AVStream *s = v->format->streams[v->stream];
     enum AVCodecID id = s->codecpar->codec_id;
     /* FFmpeg 5.1's own AV1 decoder needs hardware; dav1d decodes in software. */
     const AVCodec *decoder = id == AV_CODEC_ID_AV1 ? avcodec_find_decoder_by_name("libdav1d") : NULL;
     if (!decoder) decoder = avcodec_find_decoder(id);
-    if (!decoder) {
-        snprintf(v->message, sizeof v->message, "unsupported codec %s", avcodec_get_name(id));
-        return -1;
-    }
+    if (!decoder) return failed(v, AVIDEO_UNSUPPORTED, "unsupported codec %s", avcodec_get_name(id));
     v->codec = avcodec_alloc_context3(decoder);
-    v->packet = av_packet_alloc();
-    v->frame = av_frame_alloc();
+    if (!v->packet) v->packet = av_packet_alloc();
+    if (!v->frame) v->frame = av_frame_alloc();
     if (!v->codec || !v->packet || !v->frame) return oom(v);
     int e = avcodec_parameters_to_context(v->codec, s->codecpar);
     if (e < 0) return fail(v, "cannot set up the decoder", e);
+    /* A size over the cap that the container claims is not given to the decoder (avcodec_open2
+       refuses it): the stream's own is read instead, from HEVC's parameter sets as it opens, or
+       from a frame, which the cap binds. */
+    if ((int64_t)v->codec->width * v->codec->height > v->max_pixels) v->codec->width = v->codec->height = 0;
     v->codec->pkt_timebase = s->time_base;
     v->codec->thread_count = 1;
     v->codec->max_pixels = v->max_pixels;
@@ -434,6 +479,13 @@ int avideo_open_decoder(avideo *v) {
     v->codec->get_buffer2 = get_frame_buffer;
     e = avcodec_open2(v->codec, decoder, NULL);
     return e < 0 ? fail(v, "cannot open the decoder", e) : 0;
+}
+
+int avideo_open_decoder(avideo *v) {
+    if (v->codec) return 0;  /* opened by avideo_open */
+    if (open_decoder(v) == 0) return 0;
+    avcodec_free_context(&v->codec);
+    return -1;
 }
 
 int avideo_seek(avideo *v, int64_t microseconds) {
@@ -528,7 +580,7 @@ int avideo_current(const avideo *v, avideo_frame *out) {
 
 int avideo_scale(avideo *v, int width, int height, int one_field, int matrix, int full_range, uint8_t *rgb, int stride) {
     const AVFrame *f = v->frame;
-    if (!v->has_frame || width <= 0 || height <= 0) { snprintf(v->message, sizeof v->message, "no frame to scale"); return -1; }
+    if (!v->has_frame || width <= 0 || height <= 0) return failed(v, AVIDEO_CORRUPT, "no frame to scale");
     const uint8_t *planes[4];
     int strides[4], source_height = f->height;
     for (int i = 0; i < 4; i++) { planes[i] = f->data[i]; strides[i] = f->linesize[i]; }
@@ -539,14 +591,14 @@ int avideo_scale(avideo *v, int width, int height, int one_field, int matrix, in
     }
     v->scaler = sws_getCachedContext(v->scaler, f->width, source_height, f->format, width, height, AV_PIX_FMT_RGB24,
                                      SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_BITEXACT, NULL, NULL, NULL);
-    if (!v->scaler) { snprintf(v->message, sizeof v->message, "cannot scale %dx%d to %dx%d", f->width, source_height, width, height); return -1; }
+    if (!v->scaler) return failed(v, AVIDEO_CORRUPT, "cannot scale %dx%d to %dx%d", f->width, source_height, width, height);
     /* Fails harmlessly for RGB sources, which have no YUV matrix. */
     sws_setColorspaceDetails(v->scaler, sws_getCoefficients(matrix), full_range, sws_getCoefficients(SWS_CS_DEFAULT), 1,
                              0, 1 << 16, 1 << 16);
     uint8_t *out[4] = {rgb, NULL, NULL, NULL};
     int out_strides[4] = {stride, 0, 0, 0};
     int rows = sws_scale(v->scaler, planes, strides, 0, source_height, out, out_strides);
-    if (rows != height) { snprintf(v->message, sizeof v->message, "scaling gave %d of %d rows", rows, height); return -1; }
+    if (rows != height) return failed(v, AVIDEO_CORRUPT, "scaling gave %d of %d rows", rows, height);
     return 0;
 }
 

@@ -6,15 +6,25 @@ import Foundation
 /// the primaries a HEIF `nclx` box names. Applied to the resampled output (as libvips does after
 /// its shrink), so its cost is the rendition's size, not the source's.
 final class ColourTransform {
-    private let transform: OpaquePointer
+    /// lcms2's transform, or the HDR tone mapping, which lcms2 cannot express (its curves work
+    /// channel by channel).
+    private enum Conversion {
+        case lcms(OpaquePointer)
+        case toneMap(HDRToneMap)
+    }
+
+    private let conversion: Conversion
     let channels: Int
 
     private init(_ transform: OpaquePointer, channels: Int) {
-        self.transform = transform
-        self.channels = channels
+        (conversion, self.channels) = (.lcms(transform), channels)
     }
 
-    deinit { alcms_free(transform) }
+    private init(_ toneMap: HDRToneMap) {
+        (conversion, channels) = (.toneMap(toneMap), 3)
+    }
+
+    deinit { if case .lcms(let transform) = conversion { alcms_free(transform) } }
 
     /// From an embedded profile, for pixels of `channels` (1 gray, 3 RGB). Nil when there is no
     /// profile, or lcms2 cannot use it, or it describes another colour space (a gray profile on
@@ -29,17 +39,17 @@ final class ColourTransform {
     }
 
     /// From nclx colour primaries and transfer (ITU-T H.273 code points). PQ and HLG (HDR) are
-    /// tone-mapped to SDR (`HDRTransfer`); every other transfer is taken as sRGB's, and then
-    /// sRGB/BT.709 primaries (1) and "unspecified" (2) need no conversion.
+    /// tone-mapped to SDR by `HDRToneMap`, videos and photos alike; every other transfer is taken
+    /// as sRGB's, and then sRGB/BT.709 primaries (1) and "unspecified" (2) need no conversion.
     static func from(nclxPrimaries primaries: Int, transfer: Int, red: (Double, Double), green: (Double, Double),
                      blue: (Double, Double), white: (Double, Double)) -> ColourTransform? {
-        let hdr = HDRTransfer(rawValue: transfer)
-        guard hdr != nil || (primaries != 1 && primaries != 2 && primaries != 0) else { return nil }
-        guard [red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1].allSatisfy({ $0 > 0 && $0 < 1 }) else { return nil }
-        let made = (hdr?.toneCurve() ?? []).withUnsafeBufferPointer { table in
-            alcms_from_primaries(red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1, table.baseAddress, Int32(table.count))
+        if let hdr = HDRTransfer(rawValue: transfer) {
+            return HDRToneMap(hdr, red: red, green: green, blue: blue, white: white).map(ColourTransform.init)
         }
-        return made.map { ColourTransform($0, channels: 3) }
+        guard primaries != 1 && primaries != 2 && primaries != 0,
+              RGBPrimaries(checking: red, green: green, blue: blue, white: white) != nil,
+              let made = alcms_from_primaries(red.0, red.1, green.0, green.1, blue.0, blue.1, white.0, white.1, nil, 0) else { return nil }
+        return ColourTransform(made, channels: 3)
     }
 
     /// From Adobe RGB (1998), for pixels a camera says are in it without a profile of their own
@@ -54,7 +64,10 @@ final class ColourTransform {
 
     /// Converts `count` pixels in place.
     func apply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
-        alcms_apply(transform, pixels, count)
+        switch conversion {
+        case .lcms(let transform): alcms_apply(transform, pixels, count)
+        case .toneMap(let toneMap): toneMap.apply(pixels, count: count)
+        }
     }
 
     /// lcms2's sRGB profile (IEC 61966-2-1), e.g. for a reference conversion by another program.

@@ -1,51 +1,137 @@
 import Foundation
 import Video
 
-/// HDR to SDR for renditions of HEIF/AVIF whose nclx transfer is PQ (SMPTE ST 2084) or HLG
-/// (ARIB STD-B67). Read as if SDR, such a photo looks dull and dark. Instead its signal is turned
-/// into display light. The light is scaled so that HDR reference white (203 cd/m², ITU-R BT.2408)
-/// is SDR white; there mid-tones keep their SDR level. Highlights above a knee are rolled off
-/// smoothly up to the assumed 1000 cd/m² mastering peak. This works per channel, which
-/// desaturates the brightest highlights a little, as simple tone mappers do.
+/// HDR to SDR for renditions whose transfer is PQ (SMPTE ST 2084) or HLG (ARIB STD-B67): HEIF and
+/// AVIF photos by their nclx box, video posters by their stream. Read as if SDR, such a picture
+/// looks dull and dark. Instead its signal is turned into display light, scaled from HDR reference
+/// white (203 cd/m², ITU-R BT.2408) as SDR white, so that mid-tones keep their SDR level. Light
+/// above a knee (half of reference white, which comes out at 0.77 of SDR white) is rolled off
+/// smoothly up to the assumed 1000 cd/m² mastering peak, so that few pixels clip.
+/// The roll-off is applied to a pixel's brightest channel and the same factor to all three, as
+/// FFmpeg's tonemap and libplacebo do, so that colours keep their hue; rolled off channel by
+/// channel, an HLG chart's orange came out yellow and a third of its pixels clipped.
 extension HDRTransfer {
     /// cd/m² of HDR reference (diffuse) white.
     static let referenceWhite = 203.0
     /// The brightest light kept apart from white: the usual mastering peak of HDR photos.
     static let peak = 1000.0
     /// Below this (SDR linear light) nothing is changed; above it, up to `peak`, it is compressed.
-    static let knee = 0.75
+    static let knee = 0.5
+    /// The peak relative to reference white: where the roll-off reaches SDR white.
+    static let top = peak / referenceWhite
+    /// HLG's system gamma on a 1000 cd/m² display (BT.2100).
+    static let hlgSystemGamma = 1.2
 
-    /// Display light in cd/m² for a signal in 0...1.
+    /// Display light in cd/m² of a grey (equal channels) of signal 0...1.
     func displayLight(_ signal: Double) -> Double {
-        let e = min(max(signal, 0), 1)
         switch self {
-        case .pq:
-            // ST 2084 EOTF.
-            let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
-            let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
-            let p = pow(e, 1 / m2)
-            return 10000 * pow(max(p - c1, 0) / (c2 - c3 * p), 1 / m1)
-        case .hlg:
-            // BT.2100 inverse OETF, then the OOTF of a 1000 cd/m² display (gamma 1.2), per channel.
-            let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
-            let scene = e <= 0.5 ? e * e / 3 : (exp((e - c) / a) + b) / 12
-            return Self.peak * pow(scene, 1.2)
+        case .pq: Self.referenceWhite * channelLight(signal)
+        case .hlg: Self.peak * pow(channelLight(signal), Self.hlgSystemGamma)
         }
     }
 
-    /// SDR linear light (0...1, 1 = SDR white) for a signal in 0...1.
+    /// What one channel's signal (0...1) stands for: PQ's display light relative to reference
+    /// white (ST 2084 EOTF); HLG's scene light in 0...1 (BT.2100 inverse OETF), to which the
+    /// display's OOTF is applied by the pixel's luminance (`HDRToneMap`).
+    func channelLight(_ signal: Double) -> Double {
+        let e = min(max(signal, 0), 1)
+        switch self {
+        case .pq:
+            let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
+            let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
+            let p = pow(e, 1 / m2)
+            return 10000 * pow(max(p - c1, 0) / (c2 - c3 * p), 1 / m1) / Self.referenceWhite
+        case .hlg:
+            let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
+            return e <= 0.5 ? e * e / 3 : (exp((e - c) / a) + b) / 12
+        }
+    }
+
+    /// SDR linear light (0...1, 1 = SDR white) of a grey of signal 0...1.
     func sdrLight(_ signal: Double) -> Double {
-        let x = displayLight(signal) / Self.referenceWhite
-        let k = Self.knee, top = Self.peak / Self.referenceWhite
+        Self.rollOff(displayLight(signal) / Self.referenceWhite)
+    }
+
+    /// Light relative to reference white, compressed above the knee so that the peak is SDR white.
+    /// t runs 0...1 from the knee to the peak; the shoulder rises with slope 1 at the knee (a = the
+    /// slope needed there) and reaches 1 at the peak, never clipping below it.
+    static func rollOff<F: BinaryFloatingPoint>(_ x: F) -> F {
+        let k = F(knee), top = F(Self.top)
         guard x > k else { return x }
-        // t runs 0...1 from the knee to the peak; f rises with slope 1 at the knee (a = the
-        // slope needed there) and reaches 1 at the peak: a soft shoulder, never clipping below it.
         let t = min((x - k) / (top - k), 1), a = (top - k) / (1 - k)
         return k + (1 - k) * (t * a / (1 + t * (a - 1)))
     }
+}
 
-    /// `sdrLight` sampled at `entries` evenly spaced signals, for an lcms2 tone curve.
-    func toneCurve(entries: Int = 4096) -> [Float] {
-        (0..<entries).map { Float(sdrLight(Double($0) / Double(entries - 1))) }
+/// The tone mapping of 8-bit RGB signal in HDR primaries to sRGB, per pixel: each channel's light
+/// from a table, HLG's OOTF by luminance, the primaries converted in linear light (BT.2020 colours
+/// outside sRGB lose their negative parts, as zscale's conversion does), then the brightest
+/// channel rolled off and the same factor applied to the others, and sRGB's curve from a table.
+struct HDRToneMap {
+    private let hlgLuminance: (Float, Float, Float)?
+    private let light: [Float]
+    private let toSRGB: [Float]
+    /// HLG's OOTF gain by scene luminance (0...1) in `steps` + 1 entries: powf per pixel cost more
+    /// than the rest of the mapping.
+    private let hlgGain: [Float]
+    /// The roll-off's factor (`HDRTransfer.rollOff(x) / x`) from the knee to the peak in `steps` + 1
+    /// entries: its divisions were most of the mapping's time.
+    private let rollOffFactor: [Float]
+    /// sRGB's 8-bit code by linear light (0...1) in `steps` + 1 entries.
+    private let encoded: [UInt8]
+    private static let steps = 4095
+
+    init?(_ transfer: HDRTransfer, red: (Double, Double), green: (Double, Double), blue: (Double, Double), white: (Double, Double)) {
+        guard let source = RGBPrimaries(checking: red, green: green, blue: blue, white: white)?.toXYZ,
+              let srgb = RGBPrimaries.bt709.toXYZ, let fromXYZ = srgb.inverse else { return nil }
+        let adapt = RGBPrimaries.bradford(from: white, to: RGBPrimaries.bt709.white)
+        toSRGB = fromXYZ.times(adapt).times(source).values.map(Float.init)
+        hlgLuminance = transfer == .hlg ? (Float(source.values[3]), Float(source.values[4]), Float(source.values[5])) : nil
+        light = (0..<256).map { Float(transfer.channelLight(Double($0) / 255)) }
+        hlgGain = (0...Self.steps).map { step in
+            Float(HDRTransfer.top * pow(Double(step) / Double(Self.steps), HDRTransfer.hlgSystemGamma - 1))
+        }
+        rollOffFactor = (0...Self.steps).map { step in
+            let x = HDRTransfer.knee + (HDRTransfer.top - HDRTransfer.knee) * Double(step) / Double(Self.steps)
+            return Float(HDRTransfer.rollOff(x) / x)
+        }
+        encoded = (0...Self.steps).map { step in
+            let v = Double(step) / Double(Self.steps)
+            let e = v <= 0.0031308 ? 12.92 * v : 1.055 * pow(v, 1 / 2.4) - 0.055
+            return UInt8((e * 255).rounded())
+        }
+    }
+
+    /// Maps `count` RGB pixels in place.
+    func apply(_ pixels: UnsafeMutablePointer<UInt8>, count: Int) {
+        let (m0, m1, m2, m3, m4, m5) = (toSRGB[0], toSRGB[1], toSRGB[2], toSRGB[3], toSRGB[4], toSRGB[5])
+        let (m6, m7, m8) = (toSRGB[6], toSRGB[7], toSRGB[8])
+        let steps = Float(Self.steps), knee = Float(HDRTransfer.knee), top = Float(HDRTransfer.top)
+        let perStep = steps / (top - knee)
+        light.withUnsafeBufferPointer { light in
+            hlgGain.withUnsafeBufferPointer { gain in
+                rollOffFactor.withUnsafeBufferPointer { rollOff in
+                    encoded.withUnsafeBufferPointer { encoded in
+                        for i in 0..<count {
+                            let p = pixels + i * 3
+                            var r = light[Int(p[0])], g = light[Int(p[1])], b = light[Int(p[2])]
+                            if let (lr, lg, lb) = hlgLuminance {
+                                let s = gain[Int(min(max(lr * r + lg * g + lb * b, 0), 1) * steps + 0.5)]
+                                (r, g, b) = (r * s, g * s, b * s)
+                            }
+                            var out = (max(0, m0 * r + m1 * g + m2 * b), max(0, m3 * r + m4 * g + m5 * b), max(0, m6 * r + m7 * g + m8 * b))
+                            let brightest = max(out.0, out.1, out.2)
+                            if brightest > knee {  // below, the roll-off changes nothing
+                                let scale = brightest >= top ? 1 / brightest : rollOff[Int((brightest - knee) * perStep + 0.5)]
+                                out = (out.0 * scale, out.1 * scale, out.2 * scale)
+                            }
+                            p[0] = encoded[Int(min(out.0, 1) * steps + 0.5)]
+                            p[1] = encoded[Int(min(out.1, 1) * steps + 0.5)]
+                            p[2] = encoded[Int(min(out.2, 1) * steps + 0.5)]
+                        }
+                    }
+                }
+            }
+        }
     }
 }

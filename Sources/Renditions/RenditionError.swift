@@ -1,29 +1,45 @@
-/// Why a photo could not be rendered. The message names the file and the reason, on one line.
+/// Why a photo or a video's poster could not be rendered. The message names the file, what it was
+/// read as and the reason, on one line.
 public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
-        case unrecognised = "not a supported image file"
-        case unreadable = "cannot read file"
-        case tooManyPixels = "image too large"
-        case overMemoryBudget = "needs more memory than one render may hold"
-        case unsupported = "unsupported image"
-        case corrupt = "corrupt image"
-        case encodeFailed = "cannot encode rendition"
+    public enum Kind: Sendable {
+        case unrecognised, unreadable, tooManyPixels, overMemoryBudget, unsupported, corrupt, encodeFailed
 
         /// The name of `unrecognised` from when only JPEG was read.
         public static var notJPEG: Kind { .unrecognised }
+
+        /// The kind in words, for a file read as `medium`.
+        public func phrase(_ medium: Medium) -> String {
+            switch self {
+            case .unrecognised: "not a supported \(medium) file"
+            case .unreadable: "cannot read file"
+            case .tooManyPixels: "\(medium) too large"
+            case .overMemoryBudget: "needs more memory than one render may hold"
+            case .unsupported: "unsupported \(medium)"
+            case .corrupt: "corrupt \(medium)"
+            case .encodeFailed: "cannot encode rendition"
+            }
+        }
+    }
+
+    /// What the file was read as.
+    public enum Medium: String, Sendable, CustomStringConvertible {
+        case image, video
+        public var description: String { rawValue }
     }
 
     public var kind: Kind
     public var path: String
     public var reason: String
+    public var medium: Medium
 
-    public init(_ kind: Kind, path: String, reason: String) {
+    public init(_ kind: Kind, path: String, reason: String, medium: Medium = .image) {
         self.kind = kind
         self.path = path
         self.reason = reason
+        self.medium = medium
     }
 
-    public var description: String { "\(path): \(kind.rawValue): \(reason)" }
+    public var description: String { "\(path): \(kind.phrase(medium)): \(reason)" }
 
     /// Whether the photo itself is at fault, so trying again cannot help until it changes. A file
     /// that could not be read (gone, no permission, I/O error) may read fine next time.

@@ -6,10 +6,14 @@ import Posix
 ///
 /// The frame is chosen as thumbnailers do: a keyframe at or before 10 % of the duration (at most
 /// a minute in, so a long film costs no long seek), found through the container's index and
-/// decoded alone. A near-uniform frame (a black opening, a fade) is passed over for the next of a
-/// few later candidates; when all are uniform the first is kept (a black video has a black poster).
-/// A clip too short for any of this (a few frames) gives its first frame. The same file always
-/// gives the same frame and the same bytes: one decoder thread, bit-exact scaling.
+/// decoded alone. When that keyframe is near-uniform (a black opening, a white title card, a
+/// fade) the frames after it are decoded up to the candidate's time, within a bound of frames and
+/// of seconds of the stream, and the frame reached is taken unless it is near-uniform too: a clip
+/// with one keyframe, black, still shows its picture. Then the next of a few later candidates is
+/// tried; when all are uniform the first keyframe is kept (a black video has a black poster). A
+/// clip too short for any of this (a few frames) gives its first frame. The same file always
+/// gives the same frame and the same bytes: bounds counted in frames and stream time, not clock
+/// time, one decoder thread, bit-exact scaling.
 ///
 /// The frame is scaled down first (swscale, Lanczos, YUV read with the stream's matrix), then
 /// converted to sRGB at the poster's size: HLG and PQ tone-mapped as HDR photos are
@@ -33,10 +37,25 @@ public struct VideoPoster: Sendable {
     static let uniformSpread = 0.02
     /// Packets of the video stream read per candidate before giving up on it.
     static let packetsPerCandidate = 600
+    /// From a near-uniform keyframe toward a candidate's time, frames decoded at most, and seconds
+    /// of the stream past the keyframe: the frame at the bound is taken if the time is further.
+    static let framesForward = 300
+    static let secondsForward = 10.0
 
-    /// The poster of the video open at `file` (read with pread only). `name` names it in errors.
-    /// A file without a video stream fails as `.unrecognised` (`VideoError.noPictures`).
+    /// The poster of the video open at `file` (read with pread only). `name` names it in errors,
+    /// which are told as a video's ("corrupt video", "video too large"). A file without a video
+    /// stream fails as `.unrecognised` (`VideoError.noPictures`).
     public func render(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
+        do {
+            return try poster(file, spec: spec, name: name)
+        } catch {
+            var error = error
+            error.medium = .video
+            throw error
+        }
+    }
+
+    private func poster(_ file: FileDescriptor, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
         var limits = limits
         limits.maxPixels = min(limits.maxPixels, renderer.limits.maxPixels)
         let video = try told { () throws(VideoError) in try VideoDecoder(file: file, path: name, limits: limits) }
@@ -46,7 +65,7 @@ public struct VideoPoster: Sendable {
         defer { withExtendedLifetime(reservation) {} }
         try told { () throws(VideoError) in try video.openDecoder() }
         guard let frame = try told({ () throws(VideoError) in try chooseFrame(video) }) else {
-            throw RenditionError(.corrupt, path: name, reason: "video: no frame could be decoded")
+            throw RenditionError(.corrupt, path: name, reason: "no frame could be decoded")
         }
         try renderer.checkPixels(frame.size, name: name)
         let orientation = stream.displayMatrix.map(Orientation.init(displayMatrix:)) ?? .up
@@ -62,8 +81,9 @@ public struct VideoPoster: Sendable {
         return Rendition(jpeg: jpeg, size: upright, warnings: [])
     }
 
-    /// The candidates in turn: the first keyframe that is not near-uniform, else the first one
-    /// found; the first frame in decoding order when no candidate gives a keyframe.
+    /// The candidates in turn: the first keyframe that is not near-uniform, or the first frame
+    /// decoded forward from a near-uniform one that is not; else the first keyframe found; the
+    /// first frame in decoding order when no candidate gives a keyframe.
     private func chooseFrame(_ video: VideoDecoder) throws(VideoError) -> VideoDecoder.Frame? {
         let duration = video.duration ?? 0
         var first: Double?
@@ -71,11 +91,12 @@ public struct VideoPoster: Sendable {
         for candidate in Self.candidates where duration > 0 {
             let at = min(candidate.fraction * duration, candidate.cap)
             guard (try? video.seek(to: at)) != nil,
-                  let frame = try video.decode(keyframesOnly: true, packets: Self.packetsPerCandidate) else { continue }
-            let time = frame.seconds ?? at
-            guard seen.insert(time).inserted else { continue }  // the same keyframe again: a short clip
-            if frame.spread >= Self.uniformSpread { return frame }
+                  let keyframe = try video.decode(keyframesOnly: true, packets: Self.packetsPerCandidate) else { continue }
+            let time = keyframe.seconds ?? at
             if first == nil { first = at }
+            // The same keyframe again (a short clip, few keyframes) was judged already.
+            if seen.insert(time).inserted && keyframe.spread >= Self.uniformSpread { return keyframe }
+            if let frame = try decodeForward(video, to: at, from: time), frame.spread >= Self.uniformSpread { return frame }
         }
         if let first {
             try video.seek(to: first)
@@ -83,6 +104,19 @@ public struct VideoPoster: Sendable {
         }
         if duration > 0 { try? video.seek(to: 0) }
         return try video.decode(keyframesOnly: false, packets: Self.packetsPerCandidate)
+    }
+
+    /// The first frame at or after `at`, decoded from the keyframe (at `keyframe` seconds) at or
+    /// before it, or the frame at the bounds (`framesForward`, `secondsForward`) when that comes
+    /// first; nil when the stream ends before either.
+    private func decodeForward(_ video: VideoDecoder, to at: Double, from keyframe: Double) throws(VideoError) -> VideoDecoder.Frame? {
+        guard (try? video.seek(to: at)) != nil else { return nil }
+        for decoded in 1...Self.framesForward {
+            guard let frame = try video.decode(keyframesOnly: false, packets: Self.packetsPerCandidate) else { return nil }
+            let time = frame.seconds ?? at  // no timestamp: taken as there
+            if time >= at || time - keyframe >= Self.secondsForward || decoded == Self.framesForward { return frame }
+        }
+        return nil
     }
 
     /// Runs a read of the video, its failure told as a rendition's.
@@ -124,14 +158,15 @@ public struct VideoPoster: Sendable {
 }
 
 extension RenditionError {
-    /// A video's failure as a rendition's: a file without pictures is not a supported file, a
-    /// read error stays transient, the rest is the content's fault.
+    /// A video's failure as a rendition's, told as a video's: a file without pictures is not a
+    /// supported file, a read error stays transient, the rest is the content's fault.
     public init(_ error: VideoError) {
-        switch error.kind {
-        case .unreadable: self.init(.unreadable, path: error.path, reason: error.reason)
-        case .unsupported: self.init(.unsupported, path: error.path, reason: error.reason)
-        case .corrupt: self.init(.corrupt, path: error.path, reason: error.reason)
-        case .noPictures: self.init(.unrecognised, path: error.path, reason: error.reason)
+        let kind: Kind = switch error.kind {
+        case .unreadable: .unreadable
+        case .unsupported: .unsupported
+        case .corrupt: .corrupt
+        case .noPictures: .unrecognised
         }
+        self.init(kind, path: error.path, reason: error.reason, medium: .video)
     }
 }

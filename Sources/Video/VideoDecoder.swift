@@ -101,7 +101,7 @@ public final class VideoDecoder {
         default: throw failure()
         }
         var f = avideo_frame()
-        guard avideo_current(reader, &f) == 0 else { throw VideoError(.unsupported, path: path, reason: "video: frames in an unusable pixel format") }
+        guard avideo_current(reader, &f) == 0 else { throw VideoError(.unsupported, path: path, reason: "frames in an unusable pixel format") }
         return Frame(size: PixelSize(width: Int(f.width), height: Int(f.height)), interlaced: f.interlaced != 0,
                      seconds: f.pts_us == Int64.min ? nil : Double(f.pts_us) / 1_000_000,
                      transfer: Int(f.transfer), primaries: Int(f.primaries), matrix: Int(f.matrix), fullRange: f.full_range != 0,
@@ -115,7 +115,9 @@ public final class VideoDecoder {
                            frame.fullRange ? 1 : 0, pixels, Int32(size.width * 3)) == 0 else { throw failure() }
     }
 
-    private func failure() -> VideoError { VideoError.bridge(String(cString: avideo_error(reader)), path: path) }
+    private func failure() -> VideoError {
+        VideoError.bridge(avideo_failure(reader), String(cString: avideo_error(reader)), path: path)
+    }
 
     private static func text<T>(_ field: inout T) -> String {
         withUnsafeBytes(of: &field) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

@@ -1,3 +1,5 @@
+internal import CVideo
+
 /// Why a video could not be read. The poster maps it to a rendition error, the properties to
 /// "no properties"; the kinds are the ones those need to tell apart.
 public struct VideoError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -20,16 +22,18 @@ public struct VideoError: Error, Sendable, Equatable, CustomStringConvertible {
         (self.kind, self.path, self.reason) = (kind, path, reason)
     }
 
-    public var description: String { "\(path): \(reason)" }
+    public var description: String { "\(path): video: \(reason)" }
 
     /// A file with sound but no pictures, which is not shown.
     public static func noPictures(path: String) -> VideoError { VideoError(.noPictures, path: path, reason: "audio only") }
 
-    /// What FFmpeg's bridge said, by its prefix: a read error or a timeout is `.unreadable`.
-    static func bridge(_ message: String, path: String) -> VideoError {
-        if message.hasPrefix("read error") { return VideoError(.unreadable, path: path, reason: message) }
-        if message.hasPrefix("timed out") { return VideoError(.unreadable, path: path, reason: "video: \(message)") }
-        if message.hasPrefix("unsupported") { return VideoError(.unsupported, path: path, reason: "video: \(message)") }
-        return VideoError(.corrupt, path: path, reason: "video: \(message)")
+    /// A failure of FFmpeg's bridge by its kind (`enum avideo_failure`): a read error or a timeout
+    /// is `.unreadable`; an incomplete file, like any other the bridge cannot read, the content's.
+    static func bridge(_ failure: Int32, _ message: String, path: String) -> VideoError {
+        switch failure {
+        case Int32(AVIDEO_READ_ERROR.rawValue), Int32(AVIDEO_TIMED_OUT.rawValue): VideoError(.unreadable, path: path, reason: message)
+        case Int32(AVIDEO_UNSUPPORTED.rawValue): VideoError(.unsupported, path: path, reason: message)
+        default: VideoError(.corrupt, path: path, reason: message)
+        }
     }
 }

@@ -115,7 +115,7 @@ def check(checks, source_root=None):
                 problems.append(f"a failing file took {slowest_failure[0]:.1f} s")
             if mount.process.poll() is not None:
                 problems.append("the daemon died")
-            failures_logged = sum(mount.read_log().count(kind) for kind in ("corrupt", "image too large", "unsupported", "unrecognised"))
+            failures_logged = sum(mount.read_log().count(kind) for kind in ("corrupt", "too large", "unsupported", "unrecognised"))
             checks.figure(f"bad input: {failures_logged} failure lines logged")
         finally:
             mount.close()

@@ -2,6 +2,7 @@ import Containers
 import Foundation
 import Posix
 import Testing
+import Video
 @testable import Renditions
 
 /// Posters of clips made at run time by ffmpeg (lavfi test sources, libx264, libx265): anamorphic
@@ -20,6 +21,26 @@ import Testing
     private func poster(_ path: String, side: Int = 256) throws -> Rendition {
         let file = try OwnedFileDescriptor.openReadOnly(FilePath(path))
         return try VideoPoster().render(file.descriptor, spec: RenditionSpec(longestSide: side), name: path)
+    }
+
+    /// An HEVC MP4 whose track header and sample entry claim 65535x65535 over a 216x384 picture (its
+    /// parameter sets', which ffmpeg decodes): the size reported and the pixel cap are the
+    /// decoder's, not the container's claim (main refused it: "image too large: 65535x65535").
+    @Test func theDecodersSizeIsTheOneThatCounts() throws {
+        try make(["-f", "lavfi", "-i", "testsrc=s=216x384:d=1", "-x265-params", "log-level=error", "-tag:v", "hvc1"], "claimed.mp4",
+                 codec: ["-c:v", "libx265"]) { (path: String) throws in
+            var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+            let header = try #require(bytes.firstRange(ofBytes: Array("tkhd".utf8))?.lowerBound) - 4
+            let headerEnd = header + Int(bytes[header..<header + 4].reduce(0) { $0 << 8 | UInt32($1) })
+            bytes.replaceSubrange(headerEnd - 8..<headerEnd, with: [0xFF, 0xFF, 0, 0, 0xFF, 0xFF, 0, 0])  // 16.16 fixed point
+            let entry = try #require(bytes.firstRange(ofBytes: Array("hvc1".utf8))?.lowerBound)
+            bytes.replaceSubrange(entry + 28..<entry + 32, with: [0xFF, 0xFF, 0xFF, 0xFF])  // VisualSampleEntry width, height
+            let claimed = try OwnedFileDescriptor.memoryFile(holding: bytes)
+            let summary = try VideoSummary.read(claimed.descriptor, name: "claimed.mp4")
+            #expect(summary.uprightSize == PixelSize(width: 216, height: 384))
+            let rendition = try VideoPoster().render(claimed.descriptor, spec: RenditionSpec(longestSide: 256), name: "claimed.mp4")
+            #expect(rendition.size == PixelSize(width: 144, height: 256))
+        }
     }
 
     /// 320x240 stored with 2:1 pixels is shown 640x240.

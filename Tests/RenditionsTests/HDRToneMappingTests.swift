@@ -23,16 +23,17 @@ import Testing
         #expect(HDRTransfer.hlg.displayLight(0) == 0)
     }
 
-    /// Mid-tones keep their SDR level, reference white stays just under SDR white, the peak
-    /// reaches it, and the curve never falls (no band of the picture is inverted).
+    /// Mid-tones keep their SDR level, reference white comes out at about 0.77 of SDR white (the
+    /// roll-off starts at half of it), the peak reaches SDR white, and the curve never falls (no
+    /// band of the picture is inverted).
     @Test func theCurveKeepsMidTonesAndRollsOffHighlights() {
         for transfer in [HDRTransfer.pq, .hlg] {
             let grey = transfer == .pq ? 0.4236 : 0.38  // about 18 % of reference white
             let greyLight = transfer.displayLight(grey) / HDRTransfer.referenceWhite
             #expect(abs(transfer.sdrLight(grey) - greyLight) < 1e-9, "\(transfer): mid-grey unchanged")
             let white = transfer == .pq ? 0.5806 : 0.75
-            #expect((0.85..<0.95).contains(transfer.sdrLight(white)), "\(transfer): reference white \(transfer.sdrLight(white))")
-            let curve = transfer.toneCurve()
+            #expect((0.74..<0.8).contains(transfer.sdrLight(white)), "\(transfer): reference white \(transfer.sdrLight(white))")
+            let curve = (0...4095).map { transfer.sdrLight(Double($0) / 4095) }
             #expect(zip(curve, curve.dropFirst()).allSatisfy { $0 <= $1 }, "\(transfer): monotonic")
             #expect(curve.first == 0)
             #expect(curve.last.map { abs($0 - 1) < 1e-6 } == true, "\(transfer): the peak is SDR white")
@@ -56,9 +57,10 @@ import Testing
         #expect(mapped.mean > plain.mean + 15, "mean luma \(mapped.mean) against \(plain.mean)")
         #expect(mapped.deviation > plain.deviation * 1.5, "contrast \(mapped.deviation) against \(plain.deviation)")
         #expect(mapped.brightest >= 250, "highlights reach white: \(mapped.brightest)")
+        #expect(mapped.clipped <= 0.01, "pixels with a clipped channel: \(mapped.clipped)")
     }
 
-    private func luma(of file: [UInt8]) throws -> (mean: Double, deviation: Double, brightest: UInt8) {
+    private func luma(of file: [UInt8]) throws -> (mean: Double, deviation: Double, brightest: UInt8, clipped: Double) {
         let memory = try OwnedFileDescriptor.memoryFile(holding: file)
         let rendition = try Renderer().render(memory.descriptor, spec: RenditionSpec(longestSide: 256), name: "hdr")
         let pixels = try Tools.djpeg(rendition.jpeg)
@@ -67,6 +69,7 @@ import Testing
         }
         let mean = luma.reduce(0, +) / Double(luma.count)
         let deviation = (luma.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(luma.count)).squareRoot()
-        return (mean, deviation, pixels.samples.max() ?? 0)
+        let clipped = stride(from: 0, to: pixels.samples.count, by: 3).filter { pixels.samples[$0..<$0 + 3].contains(255) }.count
+        return (mean, deviation, pixels.samples.max() ?? 0, Double(clipped) / Double(luma.count))
     }
 }

@@ -24,4 +24,15 @@ import Testing
             #expect(["poster", "content failure"].contains(outcome?.value ?? "hang"), "\(relative) cut to \(cut.count) bytes: \(String(describing: outcome))")
         }
     }
+
+    /// A poster's failure is told as a video's, with the likely cause: a MOV cut before its index.
+    @Test func aCutMOVSaysItIsAnIncompleteVideo() throws {
+        let bytes = try #require(TestData.bytes("video/iPhone6_gps_rot90.mov"))
+        let cut = try OwnedFileDescriptor.memoryFile(holding: Array(bytes.prefix(bytes.count / 2)))
+        #expect {
+            try VideoPoster().render(cut.descriptor, spec: RenditionSpec(longestSide: 256), name: "cut.mov")
+        } throws: { error in
+            "\(error)" == "cut.mov: corrupt video: incomplete file (no moov box: still being copied or truncated)"
+        }
+    }
 }

@@ -1,4 +1,6 @@
 import Containers
+import CVideo
+import Foundation
 import Posix
 import TestFixtures
 import Testing
@@ -52,10 +54,28 @@ import Testing
 
     /// A read error or a timeout may pass (unreadable: tried again later); the rest is the file's.
     @Test func theBridgesFailuresAreToldApart() {
-        #expect(VideoError.bridge("read error: Input/output error", path: "a").kind == .unreadable)
-        #expect(VideoError.bridge("timed out after 20 s", path: "a") == VideoError(.unreadable, path: "a", reason: "video: timed out after 20 s"))
-        #expect(VideoError.bridge("unsupported codec", path: "a").kind == .unsupported)
-        #expect(VideoError.bridge("Invalid data found when processing input", path: "a").kind == .corrupt)
+        #expect(VideoError.bridge(Int32(AVIDEO_READ_ERROR.rawValue), "read error: Input/output error", path: "a").kind == .unreadable)
+        #expect(VideoError.bridge(Int32(AVIDEO_TIMED_OUT.rawValue), "timed out (x)", path: "a")
+                == VideoError(.unreadable, path: "a", reason: "timed out (x)"))
+        #expect(VideoError.bridge(Int32(AVIDEO_UNSUPPORTED.rawValue), "unsupported codec", path: "a").kind == .unsupported)
+        #expect(VideoError.bridge(Int32(AVIDEO_INCOMPLETE.rawValue), "incomplete file", path: "a").kind == .corrupt)
+        #expect(VideoError.bridge(Int32(AVIDEO_CORRUPT.rawValue), "Invalid data found when processing input", path: "a").kind == .corrupt)
         #expect(VideoError.noPictures(path: "memo.m4a").kind == .noPictures)
+    }
+
+    /// A MOV cut before its index (`moov`, written last by phones and cameras), as while it is
+    /// being copied, says so; an MP4 whose box structure is broken (a `free` box of 3 bytes) does
+    /// not. FFmpeg says "Invalid data found when processing input" for both.
+    @Test func aFileCutBeforeItsIndexIsIncomplete() throws {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: Fixtures.path("video/iPhone6_gps_rot90.mov"))))
+        for length in [30_000, bytes.count - 6_000] {
+            let cut = try OwnedFileDescriptor.memoryFile(holding: Array(bytes.prefix(length)))
+            let error = #expect(throws: VideoError.self) { try VideoSummary.read(cut.descriptor, name: "cut.mov") }
+            #expect(error?.kind == .corrupt)
+            #expect(error?.description == "cut.mov: video: incomplete file (no moov box: still being copied or truncated)")
+        }
+        let broken = try OwnedFileDescriptor.openReadOnly(FilePath(Fixtures.path("video/malformed_free_box.mp4")))
+        let error = #expect(throws: VideoError.self) { try VideoSummary.read(broken.descriptor, name: "broken.mp4") }
+        #expect(error?.kind == .corrupt && error?.reason.contains("moov") == false, "\(String(describing: error))")
     }
 }

@@ -7,18 +7,27 @@
  * an interrupt callback enforces. One video stream is demuxed (every other stream is discarded)
  * and decoded by one thread; a frame is scaled and converted to 8-bit RGB by swscale. The choice
  * of frame, the display transform and the colour handling are the Swift side's.
- * Errors are reported as text: "read error: ..." when the file could not be read, "timed out"
- * past the deadline, anything else the content's fault.
+ * A failure is told by its kind (avideo_failure) and a short message (avideo_error).
  */
 #include <stddef.h>
 #include <stdint.h>
 
 typedef struct avideo avideo;
 
+/* Why a call failed. */
+enum avideo_failure {
+    AVIDEO_CORRUPT = 1,             /* the content's fault */
+    AVIDEO_READ_ERROR,              /* the file could not be read: may work next time */
+    AVIDEO_TIMED_OUT,               /* past the deadline: may work next time */
+    AVIDEO_UNSUPPORTED,             /* a codec FFmpeg has no decoder for */
+    AVIDEO_INCOMPLETE,              /* an MP4/MOV whose boxes end before its index (`moov`): being copied, or cut short */
+};
+
 typedef struct {
     int has_video;                  /* 0: no video stream (audio only, data only) */
     int audio_streams;
-    int width, height;              /* the chosen stream's frame size (the codec's crop applied) */
+    int width, height;              /* the chosen stream's frame size (the codec's crop applied): the
+                                       decoder's when its parameter sets give one, else the header's */
     int sar_num, sar_den;           /* sample aspect ratio; 0/1 when unknown */
     int has_matrix;
     int32_t matrix[9];              /* display matrix (16.16 fixed point, 2.30 in the last column) */
@@ -46,12 +55,16 @@ typedef struct {
 avideo *avideo_new(int fd, int64_t byte_budget, double seconds, int64_t max_pixels);
 void avideo_free(avideo *v);
 const char *avideo_error(const avideo *v);
+/* The enum avideo_failure of the last failure. */
+int avideo_failure(const avideo *v);
 /* Opens the container (probe size and analysis duration bounded) and chooses its video stream:
- * the largest that is not an attached picture. 0, or -1 with avideo_error. */
+ * the largest that is not an attached picture, whose decoder it opens when it can. 0, or -1 with
+ * avideo_error. */
 int avideo_open(avideo *v, avideo_info *out);
 /* The index-th metadata tag of the container: 0, or -1 past the end. */
 int avideo_tag(const avideo *v, int index, const char **key, const char **value);
-/* Opens the chosen stream's decoder, one thread, refusing frames over the reader's `max_pixels`. */
+/* Opens the chosen stream's decoder, one thread, refusing frames over the reader's `max_pixels`
+ * (unless avideo_open has): 0, or -1 with the reason. */
 int avideo_open_decoder(avideo *v);
 /* Seeks backward to the keyframe at or before `microseconds` from the start. */
 int avideo_seek(avideo *v, int64_t microseconds);
