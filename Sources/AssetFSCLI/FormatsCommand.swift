@@ -1,7 +1,7 @@
 import PhotoSource
 
 /// `assetfs formats`: what a mount shows and what it skips, printed from the format table
-/// (`SourceFormat.facts`) and the skip reasons (`SkipReason`); README carries the same text.
+/// (`SourceFormat.facts`) and the skip reasons (`SkipReason`); docs/manual.md carries the same text.
 enum FormatsCommand {
     static let usage = """
         usage: assetfs formats

@@ -33,10 +33,14 @@ enum ManualPage {
     }
 
     static let files = [
-        "  ~/.cache/assetfs/<source>-<hash>.sqlite  the cache of renditions ($XDG_CACHE_HOME/assetfs/ where it is set; -o cache=FILE)",
-        "  <cache>.catalog.sqlite  the catalog: the stored tree of SOURCE and the properties read from its files",
-        "  <cache>.catalog.lock  held by the mount of that catalog: one mount per cache",
+        "  ~/.cache/assetfs/<source>-<hash>.sqlite  the cache of renditions ($XDG_CACHE_HOME/assetfs/ where it is set; -o cache=FILE picks another), with its -wal and -shm files; <source> is SOURCE's folder name, <hash> a hash of its real path",
+        "  <cache>.catalog.sqlite  the catalog: the stored tree of SOURCE and the properties read from its files (-o cache=c3.sqlite gives c3.catalog.sqlite)",
+        "  <cache>.catalog.lock  held by the mount of that catalog, with its pid and mountpoint: one mount per cache",
+        "  $XDG_STATE_HOME/assetfs/assetfs.log  the log of a mount in the background where nothing listens on /dev/log (else ~/.local/state/assetfs/assetfs.log, and without HOME /var/log/assetfs/assetfs.log); -o log=FILE picks the file; SIGHUP reopens it",
         "  /etc/fstab  a line of type fuse.assetfs mounts SOURCE at boot (see EXAMPLES)",
+        "  /etc/fuse.conf  user_allow_other there lets a mount not made by root take -o allow_other",
+        "  ~/.config/systemd/user/assetfs@.service  the systemd user unit (a copy of mount-scripts/assetfs@.service): assetfs@NAME mounts ~/NAME on ~/Assets/NAME",
+        "  ~/.cache/thumbnails/  the desktop's thumbnails ($XDG_CACHE_HOME/thumbnails/), filled by assetfs thumbnails",
     ]
 
     static let examples = """
@@ -45,11 +49,27 @@ enum ManualPage {
           feh /mnt/assets/groups/*/thumbnail.jpg
           fusermount3 -u /mnt/assets
 
-        At boot, from /etc/fstab (mount.fuse3 finds /usr/local/bin/assetfs):
+        Render every thumbnail ahead, then copy them (a view renders only its own size):
+          assetfs warm ~/Pictures
+          rsync -a /mnt/assets/thumbnails/ /srv/gallery/thumbs/
+
+        At boot, from /etc/fstab (mount.fuse3 finds /usr/local/bin/assetfs), then mount /mnt/assets:
           /home/me/Pictures  /mnt/assets  fuse.assetfs  cache_size=2G,allow_other,nofail  0 0
 
-        As a systemd user unit (mount-scripts/assetfs@.service: ~/NAME on ~/Assets/NAME):
+        The same with its cache and its log in files of your choosing (the log file's folder must exist):
+          /home/me/Pictures  /mnt/assets  fuse.assetfs  cache=/var/cache/assetfs/pictures.sqlite,log=/var/log/assetfs-pictures.log,allow_other,nofail  0 0
+
+        As a systemd user unit, no root (mount-scripts/assetfs@.service: ~/NAME on ~/Assets/NAME):
+          cp mount-scripts/assetfs@.service ~/.config/systemd/user/
+          systemctl --user daemon-reload
           systemctl --user enable --now assetfs@Pictures
+          journalctl --user -u assetfs@Pictures
+          loginctl enable-linger "$USER"
+
+        Icons for file managers, what is not shown and why:
+          assetfs thumbnails /mnt/assets
+          assetfs skipped ~/Pictures
+          assetfs broken /mnt/assets
         """
 
     /// Lines shown as they are (no filling, no hyphenation).

@@ -1,9 +1,9 @@
 import Posix
 
 /// One of assetfs's own `-o` options, declared once: its name, the value it takes, what it does,
-/// its default and how a value is applied. The parser (`Configuration`), `--help` (and README's
-/// copy of it) and the manual page are all made from `MountOption.all`, so an option cannot be
-/// accepted and ignored, nor documented with a default it does not have.
+/// its default and how a value is applied. The parser (`Configuration`), `--help` (and the
+/// manual's copy of it, docs/manual.md) and the manual page are all made from `MountOption.all`,
+/// so an option cannot be accepted and ignored, nor documented with a default it does not have.
 struct MountOption: Sendable {
     /// `cache_size`.
     let name: String

@@ -1,5 +1,6 @@
 /// Why a file of SOURCE is not shown: what `assetfs skipped` prints, what `assetfs stats`
-/// counts (`statisticsKey`) and what `assetfs formats` and README explain, from this one list.
+/// counts (`statisticsKey`) and what `assetfs formats` and the manual (docs/manual.md) explain,
+/// from this one list.
 public enum SkipReason: String, Error, Sendable, CaseIterable {
     case hidden
     case audioOnly = "audio-only"

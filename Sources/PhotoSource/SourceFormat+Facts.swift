@@ -1,6 +1,7 @@
 /// The format table: one row per format with everything the rest of assetfs says of it, so the
 /// scanner, the renderer's messages, the properties' MIME types, the `original.*` names,
-/// `assetfs formats` and README's list (checked against it by a test) cannot drift apart.
+/// `assetfs formats` and the manual's list (docs/manual.md, checked against it by a test) cannot
+/// drift apart.
 extension SourceFormat {
     public struct Facts: Sendable {
         /// The name people know it by.
@@ -41,7 +42,7 @@ extension SourceFormat {
     public var mimeType: String { facts.mimeType }
     public var usualExtension: String { facts.usualExtension }
 
-    /// Every camera RAW extension of the containers LibRaw reads (README names their cameras);
+    /// Every camera RAW extension of the containers LibRaw reads (docs/manual.md names their cameras);
     /// `raw` (Panasonic's and Leica's before RW2) first, the neutral name of one without any.
     private static let rawExtensions = ["raw", "cr2", "cr3", "crw", "nef", "nrw", "arw", "srf", "sr2", "dng", "orf", "rw2", "rwl",
                                         "raf", "pef", "srw", "mrw", "iiq", "3fr", "fff", "mef", "mos", "erf", "dcr", "kdc", "x3f"]

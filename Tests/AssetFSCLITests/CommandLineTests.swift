@@ -68,12 +68,12 @@ import Testing
     }
 
     /// Every option, as its declaration says (name, value, help with its default), is in `--help`
-    /// and, word for word, in README's copy of it.
-    @Test func helpAndReadmeShowTheOptionDeclarations() throws {
-        let readme = try String(contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/README.md", encoding: .utf8)
+    /// and, word for word, in the manual's copy of it (docs/manual.md).
+    @Test func helpAndTheManualShowTheOptionDeclarations() throws {
+        let manual = try Documentation.read("docs/manual.md")
         let options = MountOption.helpLines(indent: 5).joined(separator: "\n")
         #expect(Help.text.contains(options))
-        #expect(readme.contains(Help.text), "README's copy of --help is not --help:\n\(Help.text)")
+        #expect(manual.contains(Help.text), "docs/manual.md's copy of --help is not --help:\n\(Help.text)")
         for flag in ["--help", "-h"] {
             let result = AssetFS.run([flag], timeout: 60)
             #expect(result.status == 0, "\(flag): exit \(result.status) \(result.err)")
@@ -84,20 +84,21 @@ import Testing
         }
     }
 
-    /// The format table and the skip reasons, as `assetfs formats` prints them, are README's.
-    @Test func formatsAndReadmeShowTheFormatTable() throws {
-        let readme = try String(contentsOfFile: #filePath.components(separatedBy: "/Tests/")[0] + "/README.md", encoding: .utf8)
+    /// The format table and the skip reasons, as `assetfs formats` prints them, are the manual's
+    /// (docs/manual.md).
+    @Test func formatsAndTheManualShowTheFormatTable() throws {
+        let manual = try Documentation.read("docs/manual.md")
         let result = AssetFS.run(["formats"], timeout: 60)
         #expect(result.status == 0 && result.out == FormatsCommand.text + "\n", "\(result.status) \(result.err)")
-        #expect(readme.contains(FormatsCommand.text), "README's format list is not 'assetfs formats':\n\(FormatsCommand.text)")
+        #expect(manual.contains(FormatsCommand.text), "docs/manual.md's format list is not 'assetfs formats':\n\(FormatsCommand.text)")
         for format in SourceFormat.allCases {
             #expect(result.out.contains(format.facts.mimeType) && result.out.contains(" .\(format.usualExtension)"), "\(format)")
         }
         for reason in SkipReason.allCases { #expect(result.out.contains("  \(reason.rawValue) "), "\(reason)") }
-        // Every skipped_ count README names is one `assetfs stats` prints.
+        // Every skipped_ count README or the manual names is one `assetfs stats` prints.
         let keys = Set(SkipReason.allCases.map(\.statisticsKey))
-        let named = readme.matches(of: /skipped_[a-z_]+/).map { String($0.output) }
-        #expect(named.allSatisfy { keys.contains($0) }, "README names a skipped_ count stats does not print: \(Set(named).subtracting(keys))")
+        let named = (manual + (try Documentation.read("README.md"))).matches(of: /skipped_[a-z_]+/).map { String($0.output) }
+        #expect(named.allSatisfy { keys.contains($0) }, "the docs name a skipped_ count stats does not print: \(Set(named).subtracting(keys))")
     }
 
     @Test func version() {

@@ -56,6 +56,27 @@ import Testing
         #expect(used <= 2, "the page's query and one data_version: \(used)")
     }
 
+    /// A whole listing, as `ls` reads it: pages of 2 entries until an empty one. Each page costs
+    /// its rows' query (and at most a `data_version`), the empty page that ends it included (it
+    /// also makes sure the folder is still there): a listing costs a statement or two a page, as
+    /// the manual says, not one in all.
+    @Test func aWholeListingCostsAStatementOrTwoAPage() throws {
+        let fixture = Self.fixture()
+        let fs = try fixture.fileSystem()
+        let album = try fs.lookupPath("groups/Album").get().inode
+        var pages: [Int] = []
+        var cookie: Int64 = 0
+        while pages.count < 10 {
+            var entries: [ListingEntry] = []
+            pages.append(Self.statements(fs) { entries = (try? fs.list(album, after: cookie, limit: 2, as: .ofThisProcess).get()) ?? [] })
+            guard let last = entries.last else { break }
+            cookie = last.cookie
+        }
+        print("statements per page of groups/Album (poster and 3 assets, 2 a page, then the empty page): \(pages)")
+        #expect(pages.count == 3, "\(pages)")
+        #expect(pages.allSatisfy { (1...2).contains($0) }, "\(pages)")
+    }
+
     /// Rows kept across requests are read again once anyone commits: a photo replaced in SOURCE
     /// and scanned again (by the writer, another connection) gives its asset folder's files new inodes.
     @Test func rowsKeptAcrossRequestsFollowCommits() throws {

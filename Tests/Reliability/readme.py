@@ -1,8 +1,9 @@
-"""README's example outputs, checked: the demo is made and mounted as README says, each `$ `
-command of README's demo blocks runs in order, and its output must be what README shows. What
+"""The example outputs of README and the manual (docs/manual.md), checked: the demo is made and
+mounted as README says, each `$ ` command of their demo blocks runs in order (README's, then the
+manual's, on the same mount), and its output must be what the page shows. What
 differs from machine to machine is masked on both sides: byte counts (ImageMagick makes the demo
 photos), clock times, the cache file's hash. `python3 Tests/Reliability/readme.py --show` prints
-what the commands print now, to update README from."""
+what the commands print now, to update the pages from."""
 import os
 import re
 import subprocess
@@ -11,7 +12,8 @@ import tempfile
 
 from harness import BINARY, ROOT
 
-README = os.path.join(ROOT, "README.md")
+# In the order their commands run: the manual's cache figures follow README's tour of the demo.
+PAGES = [os.path.join(ROOT, "README.md"), os.path.join(ROOT, "docs", "manual.md")]
 MASKS = [
     (re.compile(r"\b[A-Z][a-z]{2} [ \d]\d \d\d:\d\d\b"), "<time>"),         # ls -l
     (re.compile(r"\b\d+\.\d+u \d+:\d+\.\d+\b"), "<cpu>"),                     # identify
@@ -24,10 +26,17 @@ MASKS = [
 
 
 def examples():
-    """(command, expected lines) of every `$ ` line in README's fenced blocks, in order: a
+    """(page, command, expected lines) of every `$ ` line in the pages' fenced blocks, in order: a
     command's expected output is the block's lines up to the next command or the block's end."""
+    result = []
+    for page in PAGES:
+        result += [(os.path.relpath(page, ROOT), command, expected) for command, expected in page_examples(page)]
+    return result
+
+
+def page_examples(page):
     result, block, current = [], False, None
-    for line in open(README, encoding="utf-8").read().splitlines():
+    for line in open(page, encoding="utf-8").read().splitlines():
         if line.startswith("```"):
             block, current = not block, None
         elif block and line.startswith("$ "):
@@ -57,7 +66,7 @@ def matches(expected, actual):
 
 
 def run(show=False):
-    """Makes the demo in a scratch HOME, runs README's demo commands, returns the problems."""
+    """Makes the demo in a scratch HOME, runs the pages' demo commands, returns the problems."""
     problems = []
     home = tempfile.mkdtemp(prefix="assetfs-readme-")
     os.chmod(home, 0o755)
@@ -72,7 +81,7 @@ def run(show=False):
         if made.returncode != 0:
             return [f"mount-scripts/assetfs failed: {made.stderr[-1000:]}"]
         cwd = home
-        for command, expected in examples():
+        for page, command, expected in examples():
             if "/mnt/assets/" in command:  # a user's library, not the demo's
                 continue
             if command.startswith("cd "):
@@ -82,11 +91,11 @@ def run(show=False):
             # stdout alone: progress lines go to stderr
             actual = out.stdout.rstrip("\n").split("\n") if out.stdout else []
             if out.returncode != 0:
-                problems.append(f"README's `$ {command}` exits {out.returncode}: {out.stderr[-500:]}")
+                problems.append(f"{page}'s `$ {command}` exits {out.returncode}: {out.stderr[-500:]}")
             if show:
                 print(f"$ {command}\n" + "\n".join(actual))
             elif not matches(expected, actual):
-                problems.append(f"README's `$ {command}` shows:\n    " + "\n    ".join(expected)
+                problems.append(f"{page}'s `$ {command}` shows:\n    " + "\n    ".join(expected)
                                 + "\n  but it prints:\n    " + "\n    ".join(actual))
     finally:
         subprocess.run(["fusermount3", "-u", "-z", os.path.join(demo, "mnt")], capture_output=True)
@@ -97,7 +106,7 @@ def run(show=False):
 def check(checks):
     problems = run()
     if not problems:
-        checks.figure(f"README: {len(examples())} example commands of the demo print what README shows")
+        checks.figure(f"README and the manual: {len(examples())} example commands of the demo print what they show")
     return problems
 
 
