@@ -1,3 +1,5 @@
+internal import CBridgeFailure
+
 /// Why a photo could not be rendered. The message names the file and the reason, on one line.
 public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: String, Sendable {
@@ -8,9 +10,6 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
         case unsupported = "unsupported image"
         case corrupt = "corrupt image"
         case encodeFailed = "cannot encode rendition"
-
-        /// The name of `unrecognised` from when only JPEG was read.
-        public static var notJPEG: Kind { .unrecognised }
     }
 
     public var kind: Kind
@@ -32,6 +31,20 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// Whether it fails under any settings: a photo over what one render may hold on this machine
     /// (half its memory) renders on a bigger one, so that failure is not stored for later mounts.
     public var failsUnderAnySettings: Bool { kind != .overMemoryBudget }
+
+    /// A bridge's failure, by the kind it reports (`BRIDGE_FAILURE_*`), never by its message: a
+    /// read error, no memory or a cancel may pass (`.unreadable`, tried again next time); anything
+    /// else is the content's fault, told with the format's name (`format` nil: the message says).
+    static func bridge(_ format: String?, failure kind: Int32, _ message: String, path: String) -> RenditionError {
+        let told = format.map { "\($0): \(message)" } ?? message
+        switch Int(kind) {
+        case BRIDGE_FAILURE_READ, BRIDGE_FAILURE_OUT_OF_MEMORY, BRIDGE_FAILURE_CANCELLED:
+            return RenditionError(.unreadable, path: path, reason: message)
+        case BRIDGE_FAILURE_UNSUPPORTED: return RenditionError(.unsupported, path: path, reason: told)
+        case BRIDGE_FAILURE_UNRECOGNISED: return RenditionError(.unrecognised, path: path, reason: told)
+        default: return RenditionError(.corrupt, path: path, reason: told)
+        }
+    }
 
     /// An error a decoder bridge reported as text: a read error is `.unreadable` (transient),
     /// anything else the content's fault, prefixed with the format's name.
