@@ -27,21 +27,23 @@ let package = Package(
         .systemLibrary(name: "CExif", pkgConfig: "libexif", providers: [.apt(["libexif-dev"])]),
         .systemLibrary(name: "CLinux"),
         .systemLibrary(name: "CLibPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        .target(name: "CJPEG", linkerSettings: [.linkedLibrary("jpeg")]),
+        // What a bridge's failure is (BRIDGE_FAILURE_*), for Swift to act on without reading its message.
+        .target(name: "CBridgeFailure"),
+        .target(name: "CJPEG", dependencies: ["CBridgeFailure"], linkerSettings: [.linkedLibrary("jpeg")]),
         // One small C target per image library (issue 10), each catching its library's errors.
         .target(name: "CLCMS", linkerSettings: [.linkedLibrary("lcms2")]),
-        .target(name: "CPNG", linkerSettings: [.linkedLibrary("png16")]),
-        .target(name: "CWebP", linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
-        .target(name: "CGIF", linkerSettings: [.linkedLibrary("gif")]),
+        .target(name: "CPNG", dependencies: ["CBridgeFailure"], linkerSettings: [.linkedLibrary("png16")]),
+        .target(name: "CWebP", dependencies: ["CBridgeFailure"], linkerSettings: [.linkedLibrary("webp"), .linkedLibrary("webpdemux")]),
+        .target(name: "CGIF", dependencies: ["CBridgeFailure"], linkerSettings: [.linkedLibrary("gif")]),
         .target(name: "CLoadOnFirstUse", linkerSettings: [.linkedLibrary("dl")]),  // dlopen for the four below
         // libtiff, libheif and LibRaw: loaded on first use, like FFmpeg below. Linked, libtiff and LibRaw
         // brought nine more libraries to every start of assetfs (every `render` of a JPEG).
-        .target(name: "CTIFF", dependencies: ["CLoadOnFirstUse"]),
-        .target(name: "CHEIF", dependencies: ["CLoadOnFirstUse"]),
-        .target(name: "CRaw", dependencies: ["CLoadOnFirstUse"]),
+        .target(name: "CTIFF", dependencies: ["CLoadOnFirstUse", "CBridgeFailure"]),
+        .target(name: "CHEIF", dependencies: ["CLoadOnFirstUse", "CBridgeFailure"]),
+        .target(name: "CRaw", dependencies: ["CLoadOnFirstUse", "CBridgeFailure"]),
         // Videos (issue 20): FFmpeg 5.1's demuxers, decoders and scaler, read through our own I/O,
         // loaded on first use (dlopen) like libheif: linked, they were 115 more libraries at every start.
-        .target(name: "CVideo", dependencies: ["CLoadOnFirstUse"]),
+        .target(name: "CVideo", dependencies: ["CLoadOnFirstUse", "CBridgeFailure"]),
 
         .target(name: "Posix", dependencies: ["CLinux"]),
         // The container walkers (TIFF structures, ISO boxes, PNG chunks, CR3 metadata boxes): read
@@ -50,10 +52,10 @@ let package = Package(
         // The resampler's AVX2 code, chosen at run time (the file builds for any CPU).
         .target(name: "CResampleKernels"),
         .target(name: "RenditionsKernels", dependencies: ["CResampleKernels"], swiftSettings: unchecked),
-        .target(name: "Renditions", dependencies: ["CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
+        .target(name: "Renditions", dependencies: ["CBridgeFailure", "CJPEG", "CExif", "CLCMS", "CPNG", "CWebP", "CGIF", "CTIFF", "CHEIF", "CRaw",
                                                   "Video", "Containers", "Posix", "PhotoSource", "RenditionsKernels"]),
         .target(name: "PhotoSource", dependencies: ["Containers", "Posix"]),
-        .target(name: "Video", dependencies: ["CVideo", "Containers", "Posix"]),
+        .target(name: "Video", dependencies: ["CBridgeFailure", "CVideo", "Containers", "Posix"]),
         .target(name: "PhotoProperties", dependencies: ["CExif", "Containers", "PhotoSource", "Video", "Posix"]),
         .target(name: "Catalog", dependencies: ["PhotoSource", "SQLiteDatabase", "Posix"]),
         // The mount's shape, defined once: the layout and its names, the sizes, inode numbers, the
@@ -73,8 +75,8 @@ let package = Package(
         .target(name: "TestFixtures", path: "Tests/TestFixtures"),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "Posix"]),
-        .testTarget(name: "VideoTests", dependencies: ["Video", "Containers", "Posix", "TestFixtures"]),
-        .testTarget(name: "RenditionsTests", dependencies: ["Containers", "Video", "Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
+        .testTarget(name: "VideoTests", dependencies: ["Video", "CBridgeFailure", "CVideo", "Containers", "Posix", "TestFixtures"]),
+        .testTarget(name: "RenditionsTests", dependencies: ["CBridgeFailure", "Containers", "Video", "Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
         .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "Video", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),

@@ -32,11 +32,11 @@ mkdir -p "$OUT"
 if [ -x /opt/swift/usr/bin/swiftc ]; then export PATH="/opt/swift/usr/bin:$PATH"; fi
 
 # The C bridges: CJPEG and one per image library (issue 10), each with its own module map.
-BRIDGES=(CJPEG:jpeg_bridge:jpeg CLCMS:lcms_bridge:lcms2 CPNG:png_bridge:png16 CWebP:webp_bridge:webp,webpdemux
+BRIDGES=(CBridgeFailure:bridge_failure: CJPEG:jpeg_bridge:jpeg CLCMS:lcms_bridge:lcms2 CPNG:png_bridge:png16 CWebP:webp_bridge:webp,webpdemux
          CGIF:gif_bridge:gif CTIFF:tiff_bridge:tiff CHEIF:heif_bridge:heif CRaw:raw_bridge:raw_r
          CVideo:video_bridge: CResampleKernels:resample_avx2: CLoadOnFirstUse:load_on_first_use:dl)
 SWIFTFLAGS=(-O -g -swift-version 6 -parse-as-library -wmo -I "$OUT" -Xcc -fmodule-map-file="$SRC/CExif/module.modulemap"
-            -Xcc -fmodule-map-file="$SRC/CLinux/module.modulemap")
+            -Xcc -fmodule-map-file="$SRC/CLinux/module.modulemap" -Xcc -I -Xcc "$SRC/CBridgeFailure/include")
 OBJECTS=()
 LIBS=(-lexif)
 for bridge in "${BRIDGES[@]}"; do
@@ -50,7 +50,7 @@ for bridge in "${BRIDGES[@]}"; do
     } > "$OUT/$name.modulemap"
     SWIFTFLAGS+=(-Xcc -fmodule-map-file="$OUT/$name.modulemap")
     echo "fuzz: compiling $name" >&2
-    clang -fsanitize=fuzzer-no-link,address -O1 -g -fno-omit-frame-pointer -I "$SRC/$name/include" -I "$SRC/CLoadOnFirstUse/include" \
+    clang -fsanitize=fuzzer-no-link,address -O1 -g -fno-omit-frame-pointer -I "$SRC/$name/include" -I "$SRC/CLoadOnFirstUse/include" -I "$SRC/CBridgeFailure/include" \
         -c "$SRC/$name/$file.c" -o "$OUT/$file.o"
     OBJECTS+=("$OUT/$file.o")
 done

@@ -1,4 +1,5 @@
 #include "gif_bridge.h"
+#include "bridge_failure.h"
 #include <errno.h>
 #include <gif_lib.h>
 #include <stdio.h>
@@ -11,7 +12,7 @@ struct agif_decoder {
     off_t offset;
     int read_failed;
     GifFileType *gif;
-    char message[256];
+    bridge_failure failure;
     int width, height, left, top, fw, fh, interlaced;
     int transparent;
     GifColorType palette[256];
@@ -36,13 +37,13 @@ static int on_read(GifFileType *gif, GifByteType *buffer, int length) {
     return done;
 }
 
+/* giflib's failure `code` while doing `what`: a failed read is the file's, no memory passes, any
+ * other is the content's. */
 static int fail(agif_decoder *d, const char *what, int code) {
-    if (d->read_failed) snprintf(d->message, sizeof d->message, "read error: %s", strerror(d->read_failed));
-    else {
-        const char *text = GifErrorString(code);
-        snprintf(d->message, sizeof d->message, "%s: %s", what, text ? text : "giflib error");
-    }
-    return -1;
+    if (d->read_failed) return bridge_fail(&d->failure, BRIDGE_FAILURE_READ, "read error: %s", strerror(d->read_failed));
+    const char *text = GifErrorString(code);
+    int kind = code == D_GIF_ERR_NOT_ENOUGH_MEM ? BRIDGE_FAILURE_OUT_OF_MEMORY : BRIDGE_FAILURE_CORRUPT;
+    return bridge_fail(&d->failure, kind, "%s: %s", what, text ? text : "giflib error");
 }
 
 agif_decoder *agif_decoder_new(int fd) {
@@ -59,7 +60,8 @@ void agif_decoder_free(agif_decoder *d) {
     free(d);
 }
 
-const char *agif_error(const agif_decoder *d) { return d->message; }
+const char *agif_error(const agif_decoder *d) { return d->failure.message; }
+int agif_failure(const agif_decoder *d) { return d->failure.kind; }
 
 int agif_read_header(agif_decoder *d, agif_header *out) {
     int code = 0;
@@ -83,8 +85,7 @@ int agif_read_header(agif_decoder *d, agif_header *out) {
             if (DGifGetImageDesc(gif) == GIF_ERROR) return fail(d, "cannot read the image descriptor", gif->Error);
             break;
         } else if (type == TERMINATE_RECORD_TYPE) {
-            snprintf(d->message, sizeof d->message, "no image in the file");
-            return -1;
+            return bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "no image in the file");
         }
     }
     GifImageDesc *image = &gif->Image;
@@ -95,9 +96,8 @@ int agif_read_header(agif_decoder *d, agif_header *out) {
     d->interlaced = image->Interlace ? 1 : 0;
     if (d->width <= 0 || d->height <= 0 || d->fw <= 0 || d->fh <= 0 || d->left < 0 || d->top < 0 ||
         (long)d->left + d->fw > d->width || (long)d->top + d->fh > d->height) {
-        snprintf(d->message, sizeof d->message, "first frame %dx%d at (%d,%d) lies outside the %dx%d screen",
-                 d->fw, d->fh, d->left, d->top, d->width, d->height);
-        return -1;
+        return bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "first frame %dx%d at (%d,%d) lies outside the %dx%d screen",
+                           d->fw, d->fh, d->left, d->top, d->width, d->height);
     }
     ColorMapObject *map = image->ColorMap ? image->ColorMap : gif->SColorMap;
     if (map && map->Colors) {
@@ -132,11 +132,11 @@ int agif_read_rows(agif_decoder *d, uint8_t *rows, int max_rows, int *rows_read)
     size_t rowbytes = (size_t)d->width * 3;
     if (!d->line) {
         d->line = malloc((size_t)d->fw);
-        if (!d->line) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+        if (!d->line) return bridge_fail(&d->failure, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
     }
     if (d->interlaced && !d->frame) {
         d->frame = malloc((size_t)d->fw * (size_t)d->fh);
-        if (!d->frame) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+        if (!d->frame) return bridge_fail(&d->failure, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
         static const int start[4] = {0, 4, 2, 1}, step[4] = {8, 8, 4, 2};
         for (int pass = 0; pass < 4; pass++)
             for (int y = start[pass]; y < d->fh; y += step[pass])

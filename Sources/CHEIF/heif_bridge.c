@@ -123,7 +123,7 @@ struct aheif_decoder {
     uint8_t *icc[2];     /* the primary image's, the thumbnail item's */
     size_t icc_length[2];
     char message[256];
-    int failure;    /* AHEIF_FAILURE_* of the last failure */
+    int failure;    /* BRIDGE_FAILURE_* of the last failure */
     int read_errno; /* a failed pread: the file, not its content, is at fault */
     struct aheif_rows *rows;
     struct { int64_t offset; uint8_t bytes[8]; size_t length; } edits[4];
@@ -188,12 +188,14 @@ static const struct heif_reader reader = {1, r_position, r_read, r_seek, r_wait}
 static int fail(aheif_decoder *d, const char *what, struct heif_error e) {
     if (d->read_errno) {
         snprintf(d->message, sizeof d->message, "read error: %s", strerror(d->read_errno));
-        d->failure = AHEIF_FAILURE_READ;
+        d->failure = BRIDGE_FAILURE_READ;
         return -1;
     }
     snprintf(d->message, sizeof d->message, "%s: %s", what, e.message ? e.message : "libheif error");
-    d->failure = e.code == heif_error_Memory_allocation_error && e.subcode != heif_suberror_Security_limit_exceeded
-        ? AHEIF_FAILURE_OTHER : AHEIF_FAILURE_REFUSED;
+    d->failure = e.subcode == heif_suberror_Security_limit_exceeded ? BRIDGE_FAILURE_TOO_LARGE
+        : e.code == heif_error_Memory_allocation_error ? BRIDGE_FAILURE_OUT_OF_MEMORY
+        : e.code == heif_error_Unsupported_filetype || e.code == heif_error_Unsupported_feature ? BRIDGE_FAILURE_UNSUPPORTED
+        : BRIDGE_FAILURE_CORRUPT;
     return -1;
 }
 
@@ -236,7 +238,7 @@ int aheif_failure(const aheif_decoder *d) { return d->failure; }
 int aheif_edit(aheif_decoder *d, int64_t offset, const uint8_t *bytes, size_t length) {
     int max = (int)(sizeof d->edits / sizeof d->edits[0]);
     if (d->context || d->edit_count == max || length > sizeof d->edits[0].bytes || offset < 0)
-        return failed(d, AHEIF_FAILURE_OTHER, "an edit of the container the bridge cannot make");
+        return failed(d, BRIDGE_FAILURE_UNSUPPORTED, "an edit of the container the bridge cannot make");
     d->edits[d->edit_count].offset = offset;
     memcpy(d->edits[d->edit_count].bytes, bytes, length);
     d->edits[d->edit_count].length = length;
@@ -294,12 +296,12 @@ int aheif_read_header(aheif_decoder *d, aheif_header *out) {
     struct stat st;
     if (fstat(d->fd, &st) != 0) {
         snprintf(d->message, sizeof d->message, "read error: %s", strerror(errno));
-        d->failure = AHEIF_FAILURE_READ;
+        d->failure = BRIDGE_FAILURE_READ;
         return -1;
     }
     d->size = st.st_size;
     d->context = heif_context_alloc();
-    if (!d->context) return failed(d, AHEIF_FAILURE_OTHER, "out of memory");
+    if (!d->context) return failed(d, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
     struct heif_error e = checked(d, heif_context_read_from_reader(d->context, &reader, d, NULL));
     if (e.code != heif_error_Ok) return fail(d, "cannot read the container", e);
     e = heif_context_get_primary_image_handle(d->context, &d->primary);
@@ -360,7 +362,7 @@ static int decode_interleaved(aheif_decoder *d, int thumbnail, const uint8_t **p
     struct heif_image_handle *handle = thumbnail && d->thumbnail ? d->thumbnail : d->primary;
     int alpha = heif_image_handle_has_alpha_channel(handle);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
-    if (!options) return failed(d, AHEIF_FAILURE_OTHER, "out of memory");
+    if (!options) return failed(d, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
     options->convert_hdr_to_8bit = 1;
     release_image(d);
     struct heif_error e = checked(d, heif_decode_image(handle, &d->image, heif_colorspace_RGB,
@@ -369,9 +371,9 @@ static int decode_interleaved(aheif_decoder *d, int thumbnail, const uint8_t **p
     if (e.code != heif_error_Ok) return fail(d, "cannot decode the image", e);
     int s = 0;
     const uint8_t *plane = heif_image_get_plane_readonly(d->image, heif_channel_interleaved, &s);
-    if (!plane) return failed(d, AHEIF_FAILURE_REFUSED, "decoded image has no pixels");
+    if (!plane) return failed(d, BRIDGE_FAILURE_CORRUPT, "decoded image has no pixels");
     if (heif_image_get_bits_per_pixel_range(d->image, heif_channel_interleaved) != 8)
-        return failed(d, AHEIF_FAILURE_REFUSED, "decoded image is not 8-bit");
+        return failed(d, BRIDGE_FAILURE_CORRUPT, "decoded image is not 8-bit");
     *pixels = plane;
     *width = heif_image_get_width(d->image, heif_channel_interleaved);
     *height = heif_image_get_height(d->image, heif_channel_interleaved);
@@ -435,12 +437,12 @@ static int full_range_of(struct heif_image *image) {
 
 int aheif_decode_planes(aheif_decoder *d, int thumbnail, int *width, int *height, int *channels) {
     struct aheif_rows *r = rows_of(d);
-    if (!r) return failed(d, AHEIF_FAILURE_OTHER, "out of memory");
+    if (!r) return failed(d, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
     memset(r, 0, sizeof *r);
     struct heif_image_handle *handle = thumbnail && d->thumbnail ? d->thumbnail : d->primary;
     int alpha = heif_image_handle_has_alpha_channel(handle);
     struct heif_decoding_options *options = heif_decoding_options_alloc();
-    if (!options) return failed(d, AHEIF_FAILURE_OTHER, "out of memory");
+    if (!options) return failed(d, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
     /* Left to choose, libheif 1.15 hands over planar RGB 4:4:4 (monochrome stays monochrome) after
      * its one Y'CbCr-to-RGB conversion. Asking for Y'CbCr 4:2:0 makes it convert to RGB and back
      * (a 20 MP AVIF: 0.30 s instead of 0.15 s), asking for interleaved RGB adds a pass. */
@@ -489,7 +491,7 @@ static inline uint8_t to8(const plane_ref *p, const uint8_t *row, int x) {
 int aheif_read_rows(aheif_decoder *d, uint8_t *rows, int max_rows, int *rows_read) {
     struct aheif_rows *r = rows_of(d);
     *rows_read = 0;
-    if (!r || (!r->interleaved && !d->image)) return failed(d, AHEIF_FAILURE_OTHER, "nothing decoded");
+    if (!r || (!r->interleaved && !d->image)) return failed(d, BRIDGE_FAILURE_UNSUPPORTED, "nothing decoded");
     int done = 0, n = r->channels;
     size_t rowbytes = (size_t)r->width * (size_t)n;
     while (done < max_rows && r->next < r->height) {

@@ -1,4 +1,5 @@
 #include "jpeg_bridge.h"
+#include "bridge_failure.h"
 #include <errno.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -21,14 +22,28 @@
 typedef struct {
     struct jpeg_error_mgr pub;
     jmp_buf jump;
-    char message[JMSG_LENGTH_MAX];
+    bridge_failure failure;
     char first_warning[JMSG_LENGTH_MAX];
     int warnings;
 } bridge_error;
 
+/* What libjpeg's fatal error is, by its message code (never its text). */
+static int kind_of(int code) {
+    switch (code) {
+    case JERR_NO_SOI: return BRIDGE_FAILURE_UNRECOGNISED;
+    case JERR_BAD_PRECISION: case JERR_CONVERSION_NOTIMPL: case JERR_SOF_UNSUPPORTED: case JERR_UNKNOWN_MARKER:
+        return BRIDGE_FAILURE_UNSUPPORTED;
+    case JERR_OUT_OF_MEMORY: return BRIDGE_FAILURE_OUT_OF_MEMORY;
+    case JERR_IMAGE_TOO_BIG: case JERR_WIDTH_OVERFLOW: case JERR_NO_BACKING_STORE: return BRIDGE_FAILURE_TOO_LARGE;
+    default: return BRIDGE_FAILURE_CORRUPT;
+    }
+}
+
 static void on_fatal(j_common_ptr cinfo) {
     bridge_error *err = (bridge_error *)cinfo->err;
-    (*cinfo->err->format_message)(cinfo, err->message);
+    char message[JMSG_LENGTH_MAX];
+    (*cinfo->err->format_message)(cinfo, message);
+    bridge_fail(&err->failure, kind_of(cinfo->err->msg_code), "%s", message);
     longjmp(err->jump, 1);
 }
 
@@ -37,8 +52,8 @@ static void on_message(j_common_ptr cinfo, int level) {
     if (level >= 0) return; /* trace messages */
     if (err->warnings == 0) (*cinfo->err->format_message)(cinfo, err->first_warning);
     if (++err->warnings > MAX_WARNINGS) {
-        snprintf(err->message, sizeof err->message, "too much corrupt data (%d warnings, first: %s)",
-                 err->warnings, err->first_warning);
+        bridge_fail(&err->failure, BRIDGE_FAILURE_CORRUPT, "too much corrupt data (%d warnings, first: %s)",
+                    err->warnings, err->first_warning);
         longjmp(err->jump, 1);
     }
 }
@@ -47,7 +62,8 @@ static void bridge_error_init(bridge_error *err) {
     jpeg_std_error(&err->pub);
     err->pub.error_exit = on_fatal;
     err->pub.emit_message = on_message;
-    err->message[0] = err->first_warning[0] = 0;
+    err->failure = (bridge_failure){0};
+    err->first_warning[0] = 0;
     err->warnings = 0;
 }
 
@@ -56,7 +72,7 @@ static void on_progress(j_common_ptr cinfo) {
     j_decompress_ptr c = (j_decompress_ptr)cinfo;
     if (c->input_scan_number > MAX_SCANS) {
         bridge_error *err = (bridge_error *)cinfo->err;
-        snprintf(err->message, sizeof err->message, "too many scans (more than %d)", MAX_SCANS);
+        bridge_fail(&err->failure, BRIDGE_FAILURE_TOO_LARGE, "too many scans (more than %d)", MAX_SCANS);
         longjmp(err->jump, 1);
     }
 }
@@ -81,7 +97,7 @@ static boolean src_fill(j_decompress_ptr cinfo) {
     do { n = pread(src->fd, src->buffer, INPUT_CHUNK, src->offset); } while (n < 0 && errno == EINTR);
     if (n < 0) {
         bridge_error *err = (bridge_error *)cinfo->err;
-        snprintf(err->message, sizeof err->message, "read error: %s", strerror(errno));
+        bridge_fail(&err->failure, BRIDGE_FAILURE_READ, "read error: %s", strerror(errno));
         longjmp(err->jump, 1);
     }
     if (n == 0) {
@@ -93,7 +109,7 @@ static boolean src_fill(j_decompress_ptr cinfo) {
     }
     if (src->header_budget > 0 && (src->header_budget -= n) <= 0) {
         bridge_error *err = (bridge_error *)cinfo->err;
-        snprintf(err->message, sizeof err->message, "JPEG headers larger than %ld MiB", MAX_HEADER_BYTES >> 20);
+        bridge_fail(&err->failure, BRIDGE_FAILURE_TOO_LARGE, "JPEG headers larger than %ld MiB", MAX_HEADER_BYTES >> 20);
         longjmp(err->jump, 1);
     }
     src->offset += n;
@@ -152,7 +168,8 @@ void ajpeg_decoder_free(ajpeg_decoder *d) {
     free(d);
 }
 
-const char *ajpeg_decoder_error(const ajpeg_decoder *d) { return d->err.message; }
+const char *ajpeg_decoder_error(const ajpeg_decoder *d) { return d->err.failure.message; }
+int ajpeg_decoder_failure(const ajpeg_decoder *d) { return d->err.failure.kind; }
 
 int ajpeg_decoder_warnings(const ajpeg_decoder *d, const char **first) {
     *first = d->err.first_warning;
@@ -325,7 +342,7 @@ void ajpeg_encoder_free(ajpeg_encoder *e) {
     free(e);
 }
 
-const char *ajpeg_encoder_error(const ajpeg_encoder *e) { return e->err.message; }
+const char *ajpeg_encoder_error(const ajpeg_encoder *e) { return e->err.failure.message; }
 
 int ajpeg_encoder_start(ajpeg_encoder *e, int width, int height, int components, int quality,
                         const uint8_t *icc, unsigned icc_length) {

@@ -1,4 +1,5 @@
 #include "png_bridge.h"
+#include "bridge_failure.h"
 #include <errno.h>
 #include <png.h>
 #include <setjmp.h>
@@ -12,7 +13,8 @@ struct apng_decoder {
     png_infop info;
     int fd;
     off_t offset;
-    char message[256];
+    bridge_failure failure;
+    int read_errno; /* a failed pread: the file, not its content, is at fault */
     int width, height, channels, interlaced;
     size_t rowbytes;
     int next_row;
@@ -42,11 +44,13 @@ static void on_free(png_structp png, png_voidp pointer) {
 
 static void on_error(png_structp png, png_const_charp message) {
     apng_decoder *d = png_get_error_ptr(png);
-    if (d->refused)
-        snprintf(d->message, sizeof d->message, "%s (a chunk asked for %zu bytes, past the %zu MiB a PNG may)",
-                 message ? message : "libpng error", d->refused, APNG_ALLOCATION_LIMIT >> 20);
+    if (d->read_errno)
+        bridge_fail(&d->failure, BRIDGE_FAILURE_READ, "read error: %s", strerror(d->read_errno));
+    else if (d->refused)
+        bridge_fail(&d->failure, BRIDGE_FAILURE_TOO_LARGE, "%s (a chunk asked for %zu bytes, past the %zu MiB a PNG may)",
+                    message ? message : "libpng error", d->refused, APNG_ALLOCATION_LIMIT >> 20);
     else
-        snprintf(d->message, sizeof d->message, "%s", message ? message : "libpng error");
+        bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "%s", message ? message : "libpng error");
     png_longjmp(png, 1);
 }
 
@@ -62,7 +66,7 @@ static void on_read(png_structp png, png_bytep data, size_t length) {
     while (done < length) {
         ssize_t n = pread(d->fd, data + done, length - done, d->offset);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) { char m[128]; snprintf(m, sizeof m, "read error: %s", strerror(errno)); png_error(png, m); }
+        if (n < 0) { d->read_errno = errno; png_error(png, "read error"); }
         if (n == 0) png_error(png, "unexpected end of file");
         done += (size_t)n;
         d->offset += n;
@@ -88,7 +92,8 @@ void apng_decoder_free(apng_decoder *d) {
     free(d);
 }
 
-const char *apng_error(const apng_decoder *d) { return d->message; }
+const char *apng_error(const apng_decoder *d) { return d->failure.message; }
+int apng_failure(const apng_decoder *d) { return d->failure.kind; }
 
 int apng_read_header(apng_decoder *d, apng_header *out) {
     if (setjmp(png_jmpbuf(d->png))) return -1;
@@ -109,9 +114,8 @@ int apng_read_header(apng_decoder *d, apng_header *out) {
     d->channels = png_get_channels(d->png, d->info);
     d->rowbytes = png_get_rowbytes(d->png, d->info);
     if (width > 0x7fffffff || height > 0x7fffffff || d->rowbytes != (size_t)width * (size_t)d->channels) {
-        snprintf(d->message, sizeof d->message, "unexpected row layout (%lu bytes for %lu pixels of %d channels)",
-                 (unsigned long)d->rowbytes, (unsigned long)width, d->channels);
-        return -1;
+        return bridge_fail(&d->failure, BRIDGE_FAILURE_UNSUPPORTED, "unexpected row layout (%lu bytes for %lu pixels of %d channels)",
+                           (unsigned long)d->rowbytes, (unsigned long)width, d->channels);
     }
     out->width = d->width;
     out->height = d->height;
@@ -140,7 +144,7 @@ int apng_read_rows(apng_decoder *d, uint8_t *rows, int max_rows, int *rows_read)
     if (setjmp(png_jmpbuf(d->png))) return -1;
     if (d->interlaced && !d->image) {
         d->image = malloc(d->rowbytes * (size_t)d->height);
-        if (!d->image) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+        if (!d->image) return bridge_fail(&d->failure, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
         memset(d->image, 0xFF, d->rowbytes * (size_t)d->height);
         int passes = png_set_interlace_handling(d->png);
         for (int pass = 0; pass < passes; pass++)

@@ -1,4 +1,5 @@
 #include "raw_bridge.h"
+#include "bridge_failure.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <libraw/libraw.h>
@@ -74,7 +75,7 @@ struct araw_decoder {
     char path[64];
     int data_errors;    /* reads past the end or damaged data since the last check */
     int data_error_offset;
-    char message[256];
+    bridge_failure failure;
 };
 
 /* LibRaw's default handler prints to stderr; this one counts, so that an image made partly of
@@ -88,9 +89,8 @@ static void on_data_error(void *data, const char *file, const int offset) {
 
 static int data_failed(araw_decoder *d, const char *what) {
     if (!d->data_errors) return 0;
-    snprintf(d->message, sizeof d->message, "%s: unexpected end of file or damaged data (%d times, first at offset %d)",
-             what, d->data_errors, d->data_error_offset);
-    return -1;
+    return bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "%s: unexpected end of file or damaged data (%d times, first at offset %d)",
+                       what, d->data_errors, d->data_error_offset);
 }
 
 /* One LibRaw handle kept per thread between renders: a handle is some 600 KB that LibRaw zeroes
@@ -127,11 +127,22 @@ void araw_decoder_free(araw_decoder *d) {
     free(d);
 }
 
-const char *araw_error(const araw_decoder *d) { return d->message; }
+const char *araw_error(const araw_decoder *d) { return d->failure.message; }
+int araw_failure(const araw_decoder *d) { return d->failure.kind; }
+
+/* What LibRaw's error `code` says of the file. Its I/O error is the content's: LibRaw gives it for
+ * a file that ends early (reading past the end of what it holds), not for a failed read. */
+static int kind_of(int code) {
+    switch (code) {
+    case LIBRAW_UNSUFFICIENT_MEMORY: return BRIDGE_FAILURE_OUT_OF_MEMORY;
+    case LIBRAW_CANCELLED_BY_CALLBACK: return BRIDGE_FAILURE_CANCELLED;
+    case LIBRAW_TOO_BIG: return BRIDGE_FAILURE_TOO_LARGE;
+    default: return BRIDGE_FAILURE_CORRUPT;
+    }
+}
 
 static int fail(araw_decoder *d, const char *what, int code) {
-    snprintf(d->message, sizeof d->message, "%s: %s", what, libraw_strerror(code));
-    return -1;
+    return bridge_fail(&d->failure, kind_of(code), "%s: %s", what, libraw_strerror(code));
 }
 
 /* The whole file into d->bytes when it is a regular file of at most `limit` bytes: one read
@@ -224,8 +235,7 @@ int araw_decode_half(araw_decoder *d, const uint8_t **pixels, int *width, int *h
     d->image = libraw_dcraw_make_mem_image(r, &code);
     if (!d->image) return fail(d, "cannot make the image", code);
     if (d->image->type != LIBRAW_IMAGE_BITMAP || d->image->bits != 8 || (d->image->colors != 3 && d->image->colors != 1)) {
-        snprintf(d->message, sizeof d->message, "unexpected decoded image (%d colours, %d bits)", d->image->colors, d->image->bits);
-        return -1;
+        return bridge_fail(&d->failure, BRIDGE_FAILURE_UNSUPPORTED, "unexpected decoded image (%d colours, %d bits)", d->image->colors, d->image->bits);
     }
     *pixels = d->image->data;
     *width = d->image->width;

@@ -1,4 +1,5 @@
 #include "tiff_bridge.h"
+#include "bridge_failure.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -77,8 +78,9 @@ struct atiff_decoder {
     TIFF *tif;
     TIFFRGBAImage image;
     int began;
-    char message[512];
-    int has_message;
+    bridge_failure failure;
+    char library_message[256]; /* libtiff's first error, the likely cause of the failure that follows */
+    int has_library_message;
     int read_errno; /* a failed pread: the file, not its content, is at fault */
     int width, height, band_rows;
     uint32_t *band;    /* band_rows x width RGBA */
@@ -90,7 +92,7 @@ struct atiff_decoder {
 static int on_error(TIFF *tif, void *user, const char *module, const char *fmt, va_list ap) {
     (void)tif; (void)module;
     atiff_decoder *d = user;
-    if (!d->has_message) { vsnprintf(d->message, sizeof d->message, fmt, ap); d->has_message = 1; }
+    if (!d->has_library_message) { vsnprintf(d->library_message, sizeof d->library_message, fmt, ap); d->has_library_message = 1; }
     return 1;
 }
 
@@ -148,27 +150,26 @@ void atiff_decoder_free(atiff_decoder *d) {
     free(d);
 }
 
-const char *atiff_error(const atiff_decoder *d) { return d->message; }
+const char *atiff_error(const atiff_decoder *d) { return d->failure.message; }
+int atiff_failure(const atiff_decoder *d) { return d->failure.kind; }
 
-static int fail(atiff_decoder *d, const char *fallback) {
-    if (d->read_errno) {
-        snprintf(d->message, sizeof d->message, "read error: %s", strerror(d->read_errno));
-        return -1;
-    }
-    if (!d->has_message) snprintf(d->message, sizeof d->message, "%s", fallback);
-    return -1;
+/* A failed call: a read error if one came under it, else of `kind`, told by libtiff's first
+ * error message if it gave one, else by `fallback`. */
+static int fail(atiff_decoder *d, int kind, const char *fallback) {
+    if (d->read_errno) return bridge_fail(&d->failure, BRIDGE_FAILURE_READ, "read error: %s", strerror(d->read_errno));
+    return bridge_fail(&d->failure, kind, "%s", d->has_library_message ? d->library_message : fallback);
 }
 
 int atiff_read_header(atiff_decoder *d, atiff_header *out) {
     TIFFOpenOptions *options = TIFFOpenOptionsAlloc();
-    if (!options) return fail(d, "out of memory");
+    if (!options) return fail(d, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
     TIFFOpenOptionsSetErrorHandlerExtR(options, on_error, d);
     TIFFOpenOptionsSetWarningHandlerExtR(options, on_warning, d);
     TIFFOpenOptionsSetMaxSingleMemAlloc(options, (tmsize_t)512 << 20);
     d->tif = TIFFClientOpenExt("image", "rm", d, proc_read, proc_write, proc_seek, proc_close, proc_size,
                                proc_map, proc_unmap, options);
     TIFFOpenOptionsFree(options);
-    if (!d->tif) return fail(d, "not a readable TIFF");
+    if (!d->tif) return fail(d, BRIDGE_FAILURE_CORRUPT, "not a readable TIFF");
     uint32_t width = 0, height = 0;
     uint16_t orientation = 1, photometric = 0, samples = 1, extra = 0;
     uint16_t *extra_types = NULL;
@@ -178,7 +179,7 @@ int atiff_read_header(atiff_decoder *d, atiff_header *out) {
     TIFFGetFieldDefaulted(d->tif, TIFFTAG_SAMPLESPERPIXEL, &samples);
     TIFFGetFieldDefaulted(d->tif, TIFFTAG_EXTRASAMPLES, &extra, &extra_types);
     if (!TIFFGetField(d->tif, TIFFTAG_PHOTOMETRIC, &photometric)) photometric = PHOTOMETRIC_MINISWHITE;
-    if (width == 0 || height == 0 || width > 0x7fffffff || height > 0x7fffffff) return fail(d, "image has no pixels");
+    if (width == 0 || height == 0 || width > 0x7fffffff || height > 0x7fffffff) return fail(d, BRIDGE_FAILURE_CORRUPT, "image has no pixels");
     d->width = (int)width;
     d->height = (int)height;
     out->width = d->width;
@@ -217,17 +218,17 @@ int atiff_icc(atiff_decoder *d, const uint8_t **data, unsigned *length) {
 static int load_band(atiff_decoder *d, int first) {
     if (!d->began) {
         char emsg[1024] = "";
-        if (!TIFFRGBAImageOK(d->tif, emsg)) { snprintf(d->message, sizeof d->message, "unsupported: %s", emsg); d->has_message = 1; return -1; }
-        if (!TIFFRGBAImageBegin(&d->image, d->tif, 1, emsg)) { snprintf(d->message, sizeof d->message, "%s", emsg); d->has_message = 1; return -1; }
+        if (!TIFFRGBAImageOK(d->tif, emsg)) return bridge_fail(&d->failure, BRIDGE_FAILURE_UNSUPPORTED, "unsupported: %s", emsg);
+        if (!TIFFRGBAImageBegin(&d->image, d->tif, 1, emsg)) return bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "%s", emsg);
         d->began = 1;
         d->image.req_orientation = d->image.orientation; /* stored order: the caller applies the orientation */
         d->band = malloc((size_t)d->band_rows * (size_t)d->width * 4);
-        if (!d->band) return fail(d, "out of memory");
+        if (!d->band) return fail(d, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
     }
     int count = d->height - first < d->band_rows ? d->height - first : d->band_rows;
     d->image.row_offset = first;
     d->image.col_offset = 0;
-    if (!TIFFRGBAImageGet(&d->image, d->band, (uint32_t)d->width, (uint32_t)count)) return fail(d, "corrupt image data");
+    if (!TIFFRGBAImageGet(&d->image, d->band, (uint32_t)d->width, (uint32_t)count)) return fail(d, BRIDGE_FAILURE_CORRUPT, "corrupt image data");
     d->band_first = first;
     d->band_count = count;
     return 0;

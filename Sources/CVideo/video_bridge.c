@@ -268,15 +268,15 @@ static int failed(avideo *v, int kind, const char *format, ...) {
 
 /* Records why `what` failed: the reader's own reasons first, they explain FFmpeg's code. */
 static int fail(avideo *v, const char *what, int code) {
-    if (v->read_errno) return failed(v, AVIDEO_READ_ERROR, "read error: %s", strerror(v->read_errno));
-    if (v->timed_out) return failed(v, AVIDEO_TIMED_OUT, "timed out (%s)", what);
-    if (v->over_budget) return failed(v, AVIDEO_CORRUPT, "%s: read more than its budget of %lld MiB", what, (long long)(v->budget >> 20));
+    if (v->read_errno) return failed(v, BRIDGE_FAILURE_READ, "read error: %s", strerror(v->read_errno));
+    if (v->timed_out) return failed(v, BRIDGE_FAILURE_CANCELLED, "timed out (%s)", what);
+    if (v->over_budget) return failed(v, BRIDGE_FAILURE_CORRUPT, "%s: read more than its budget of %lld MiB", what, (long long)(v->budget >> 20));
     char reason[AV_ERROR_MAX_STRING_SIZE] = "";
     av_strerror(code, reason, sizeof reason);
-    return failed(v, AVIDEO_CORRUPT, "%s: %s", what, reason);
+    return failed(v, BRIDGE_FAILURE_CORRUPT, "%s: %s", what, reason);
 }
 
-static int oom(avideo *v) { return failed(v, AVIDEO_CORRUPT, "out of memory"); }
+static int oom(avideo *v) { return failed(v, BRIDGE_FAILURE_CORRUPT, "out of memory"); }
 
 static uint32_t be32(const uint8_t *b) { return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3]; }
 
@@ -359,7 +359,7 @@ int avideo_open(avideo *v, avideo_info *out) {
     if (e < 0) return fail(v, "cannot open the container", e);
     e = avformat_open_input(&v->format, NULL, demuxer, NULL);
     if (e == AVERROR_INVALIDDATA && strncmp(demuxer->name, "mov,", 4) == 0 && ends_before_its_index(v))
-        return failed(v, AVIDEO_INCOMPLETE, "incomplete file (no moov box: still being copied or truncated)");
+        return failed(v, BRIDGE_FAILURE_INCOMPLETE, "incomplete file (no moov box: still being copied or truncated)");
     if (e < 0) return fail(v, "cannot open the container", e);  /* it has freed the format context */
 
     v->stream = choose_stream(v->format);
@@ -461,7 +461,7 @@ static int open_decoder(avideo *v) {
     /* FFmpeg 5.1's own AV1 decoder needs hardware; dav1d decodes in software. */
     const AVCodec *decoder = id == AV_CODEC_ID_AV1 ? avcodec_find_decoder_by_name("libdav1d") : NULL;
     if (!decoder) decoder = avcodec_find_decoder(id);
-    if (!decoder) return failed(v, AVIDEO_UNSUPPORTED, "unsupported codec %s", avcodec_get_name(id));
+    if (!decoder) return failed(v, BRIDGE_FAILURE_UNSUPPORTED, "unsupported codec %s", avcodec_get_name(id));
     v->codec = avcodec_alloc_context3(decoder);
     if (!v->packet) v->packet = av_packet_alloc();
     if (!v->frame) v->frame = av_frame_alloc();
@@ -580,7 +580,7 @@ int avideo_current(const avideo *v, avideo_frame *out) {
 
 int avideo_scale(avideo *v, int width, int height, int one_field, int matrix, int full_range, uint8_t *rgb, int stride) {
     const AVFrame *f = v->frame;
-    if (!v->has_frame || width <= 0 || height <= 0) return failed(v, AVIDEO_CORRUPT, "no frame to scale");
+    if (!v->has_frame || width <= 0 || height <= 0) return failed(v, BRIDGE_FAILURE_CORRUPT, "no frame to scale");
     const uint8_t *planes[4];
     int strides[4], source_height = f->height;
     for (int i = 0; i < 4; i++) { planes[i] = f->data[i]; strides[i] = f->linesize[i]; }
@@ -591,14 +591,14 @@ int avideo_scale(avideo *v, int width, int height, int one_field, int matrix, in
     }
     v->scaler = sws_getCachedContext(v->scaler, f->width, source_height, f->format, width, height, AV_PIX_FMT_RGB24,
                                      SWS_LANCZOS | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT | SWS_BITEXACT, NULL, NULL, NULL);
-    if (!v->scaler) return failed(v, AVIDEO_CORRUPT, "cannot scale %dx%d to %dx%d", f->width, source_height, width, height);
+    if (!v->scaler) return failed(v, BRIDGE_FAILURE_CORRUPT, "cannot scale %dx%d to %dx%d", f->width, source_height, width, height);
     /* Fails harmlessly for RGB sources, which have no YUV matrix. */
     sws_setColorspaceDetails(v->scaler, sws_getCoefficients(matrix), full_range, sws_getCoefficients(SWS_CS_DEFAULT), 1,
                              0, 1 << 16, 1 << 16);
     uint8_t *out[4] = {rgb, NULL, NULL, NULL};
     int out_strides[4] = {stride, 0, 0, 0};
     int rows = sws_scale(v->scaler, planes, strides, 0, source_height, out, out_strides);
-    if (rows != height) return failed(v, AVIDEO_CORRUPT, "scaling gave %d of %d rows", rows, height);
+    if (rows != height) return failed(v, BRIDGE_FAILURE_CORRUPT, "scaling gave %d of %d rows", rows, height);
     return 0;
 }
 

@@ -1,4 +1,5 @@
 #include "webp_bridge.h"
+#include "bridge_failure.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +19,7 @@ struct awebp_decoder {
     WebPDecoderConfig config;
     int has_output;
     WebPAnimDecoder *anim;
-    char message[256];
+    bridge_failure failure;
     int animated, has_alpha, width, height;
 };
 
@@ -32,6 +33,15 @@ static const char *status_text(VP8StatusCode s) {
     case VP8_STATUS_USER_ABORT: return "aborted";
     case VP8_STATUS_NOT_ENOUGH_DATA: return "not enough data (truncated file)";
     default: return "error";
+    }
+}
+
+/* What a libwebp status says of the file. */
+static int status_kind(VP8StatusCode s) {
+    switch (s) {
+    case VP8_STATUS_OUT_OF_MEMORY: return BRIDGE_FAILURE_OUT_OF_MEMORY;
+    case VP8_STATUS_UNSUPPORTED_FEATURE: return BRIDGE_FAILURE_UNSUPPORTED;
+    default: return BRIDGE_FAILURE_CORRUPT;
     }
 }
 
@@ -51,31 +61,31 @@ void awebp_decoder_free(awebp_decoder *d) {
     free(d);
 }
 
-const char *awebp_error(const awebp_decoder *d) { return d->message; }
+const char *awebp_error(const awebp_decoder *d) { return d->failure.message; }
+int awebp_failure(const awebp_decoder *d) { return d->failure.kind; }
 
 int awebp_read_header(awebp_decoder *d, size_t max_bytes, awebp_header *out) {
     struct stat st;
-    if (fstat(d->fd, &st) != 0) { snprintf(d->message, sizeof d->message, "read error: %s", strerror(errno)); return -1; }
-    if (st.st_size <= 0) { snprintf(d->message, sizeof d->message, "empty file"); return -1; }
+    if (fstat(d->fd, &st) != 0) return bridge_fail(&d->failure, BRIDGE_FAILURE_READ, "read error: %s", strerror(errno));
+    if (st.st_size <= 0) return bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "empty file");
     if ((uint64_t)st.st_size > max_bytes) {
-        snprintf(d->message, sizeof d->message, "file of %lld bytes is over the limit of %zu", (long long)st.st_size, max_bytes);
-        return -1;
+        return bridge_fail(&d->failure, BRIDGE_FAILURE_TOO_LARGE, "file of %lld bytes is over the limit of %zu", (long long)st.st_size, max_bytes);
     }
     d->size = (size_t)st.st_size;
     d->file = malloc(d->size);
-    if (!d->file) { snprintf(d->message, sizeof d->message, "out of memory"); return -1; }
+    if (!d->file) return bridge_fail(&d->failure, BRIDGE_FAILURE_OUT_OF_MEMORY, "out of memory");
     size_t done = 0;
     while (done < d->size) {
         ssize_t n = pread(d->fd, d->file + done, d->size - done, (off_t)done);
         if (n < 0 && errno == EINTR) continue;
-        if (n < 0) { snprintf(d->message, sizeof d->message, "read error: %s", strerror(errno)); return -1; }
+        if (n < 0) return bridge_fail(&d->failure, BRIDGE_FAILURE_READ, "read error: %s", strerror(errno));
         if (n == 0) break;
         done += (size_t)n;
     }
     d->size = done;
     WebPData data = {d->file, d->size};
     d->demux = WebPDemux(&data);
-    if (!d->demux) { snprintf(d->message, sizeof d->message, "not a complete WebP container"); return -1; }
+    if (!d->demux) return bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "not a complete WebP container");
     uint32_t flags = WebPDemuxGetI(d->demux, WEBP_FF_FORMAT_FLAGS);
     d->width = (int)WebPDemuxGetI(d->demux, WEBP_FF_CANVAS_WIDTH);
     d->height = (int)WebPDemuxGetI(d->demux, WEBP_FF_CANVAS_HEIGHT);
@@ -83,8 +93,7 @@ int awebp_read_header(awebp_decoder *d, size_t max_bytes, awebp_header *out) {
     WebPBitstreamFeatures features;
     VP8StatusCode status = WebPGetFeatures(d->file, d->size, &features);
     if (status != VP8_STATUS_OK) {
-        snprintf(d->message, sizeof d->message, "cannot read the header: %s", status_text(status));
-        return -1;
+        return bridge_fail(&d->failure, status_kind(status), "cannot read the header: %s", status_text(status));
     }
     d->has_alpha = features.has_alpha || (flags & ALPHA_FLAG) != 0;
     out->width = d->width;
@@ -109,17 +118,16 @@ int awebp_decode(awebp_decoder *d, int width, int height, const uint8_t **pixels
                  int *out_height, int *channels, int *stride) {
     if (d->animated) {
         WebPAnimDecoderOptions options;
-        if (!WebPAnimDecoderOptionsInit(&options)) { snprintf(d->message, sizeof d->message, "libwebp version mismatch"); return -1; }
+        if (!WebPAnimDecoderOptionsInit(&options)) return bridge_fail(&d->failure, BRIDGE_FAILURE_UNSUPPORTED, "libwebp version mismatch");
         options.color_mode = MODE_RGBA;
         options.use_threads = 0;
         WebPData data = {d->file, d->size};
         d->anim = WebPAnimDecoderNew(&data, &options);
-        if (!d->anim) { snprintf(d->message, sizeof d->message, "cannot decode the animation"); return -1; }
+        if (!d->anim) return bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "cannot decode the animation");
         uint8_t *frame;
         int timestamp;
         if (!WebPAnimDecoderGetNext(d->anim, &frame, &timestamp)) {
-            snprintf(d->message, sizeof d->message, "cannot decode the first frame");
-            return -1;
+            return bridge_fail(&d->failure, BRIDGE_FAILURE_CORRUPT, "cannot decode the first frame");
         }
         *pixels = frame;
         *out_width = d->width;
@@ -128,7 +136,7 @@ int awebp_decode(awebp_decoder *d, int width, int height, const uint8_t **pixels
         *stride = d->width * 4;
         return 0;
     }
-    if (!WebPInitDecoderConfig(&d->config)) { snprintf(d->message, sizeof d->message, "libwebp version mismatch"); return -1; }
+    if (!WebPInitDecoderConfig(&d->config)) return bridge_fail(&d->failure, BRIDGE_FAILURE_UNSUPPORTED, "libwebp version mismatch");
     d->config.output.colorspace = d->has_alpha ? MODE_RGBA : MODE_RGB;
     if (width != d->width || height != d->height) {
         d->config.options.use_scaling = 1;
@@ -138,8 +146,7 @@ int awebp_decode(awebp_decoder *d, int width, int height, const uint8_t **pixels
     d->has_output = 1;
     VP8StatusCode status = WebPDecode(d->file, d->size, &d->config);
     if (status != VP8_STATUS_OK) {
-        snprintf(d->message, sizeof d->message, "decode failed: %s", status_text(status));
-        return -1;
+        return bridge_fail(&d->failure, status_kind(status), "decode failed: %s", status_text(status));
     }
     *pixels = d->config.output.u.RGBA.rgba;
     *out_width = d->config.output.width;

@@ -21,7 +21,7 @@ final class GIFDecoder: RowSource {
         size = PixelSize(width: Int(header.width), height: Int(header.height))
         frame = PixelSize(width: Int(header.frame_width), height: Int(header.frame_height))
         interlaced = header.interlaced != 0
-        if status != 0 { throw RenditionError.decoder("GIF", String(cString: agif_error(decoder)), path: path) }
+        if status != 0 { throw RenditionError.bridge("GIF", failure: agif_failure(decoder), String(cString: agif_error(decoder)), path: path) }
     }
 
     deinit { agif_decoder_free(decoder) }
@@ -29,7 +29,7 @@ final class GIFDecoder: RowSource {
     func readRows(into rows: UnsafeMutablePointer<UInt8>, count: Int) throws(RenditionError) -> Int {
         var read: Int32 = 0
         guard agif_read_rows(decoder, rows, Int32(count), &read) == 0 else {
-            throw RenditionError.decoder("GIF", String(cString: agif_error(decoder)), path: path)
+            throw RenditionError.bridge("GIF", failure: agif_failure(decoder), String(cString: agif_error(decoder)), path: path)
         }
         return Int(read)
     }

@@ -46,12 +46,11 @@ final class HEIFDecoder {
         if status != 0 { throw failure(format) }
     }
 
-    /// The bridge's last failure: a read error may pass (unreadable), anything else is the content's.
+    /// The bridge's last failure, by its kind: libheif refused the content when it is the content's.
     private func failure(_ format: String) -> Failure {
-        let message = String(cString: aheif_error(decoder)), kind = aheif_failure(decoder)
-        let error = kind == Int32(AHEIF_FAILURE_READ) ? RenditionError(.unreadable, path: path, reason: message)
-            : RenditionError(.corrupt, path: path, reason: "\(format): \(message)")
-        return Failure(error: error, refusedByLibheif: kind == Int32(AHEIF_FAILURE_REFUSED))
+        let kind = aheif_failure(decoder)
+        let error = RenditionError.bridge(format, failure: kind, String(cString: aheif_error(decoder)), path: path)
+        return Failure(error: error, refusedByLibheif: error.isContentFailure)
     }
 
     deinit { aheif_decoder_free(decoder) }

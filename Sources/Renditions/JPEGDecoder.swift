@@ -93,10 +93,6 @@ final class JPEGDecoder: RowSource {
 
     private func check(_ status: Int32) throws(RenditionError) {
         guard status != 0 else { return }
-        let message = String(cString: ajpeg_decoder_error(decoder))
-        let kind: RenditionError.Kind = message.contains("Unsupported") ? .unsupported
-            : message.hasPrefix("Not a JPEG") ? .notJPEG
-            : message.hasPrefix("read error") ? .unreadable : .corrupt
-        throw RenditionError(kind, path: path, reason: message)
+        throw RenditionError.bridge(nil, failure: ajpeg_decoder_failure(decoder), String(cString: ajpeg_decoder_error(decoder)), path: path)
     }
 }

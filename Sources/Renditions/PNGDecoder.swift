@@ -41,7 +41,7 @@ final class PNGDecoder: RowSource {
 
     private func check(_ status: Int32) throws(RenditionError) {
         guard status != 0 else { return }
-        throw RenditionError.decoder("PNG", String(cString: apng_error(decoder)), path: path)
+        throw RenditionError.bridge("PNG", failure: apng_failure(decoder), String(cString: apng_error(decoder)), path: path)
     }
 
     static var libraryVersion: String { String(cString: apng_version()) }

@@ -37,7 +37,7 @@ final class RAWDecoder {
         // dcraw's flip: 3 turns 180°, 5 turns 90° counter-clockwise, 6 clockwise; the others
         // (mirrors, rarely written) by their bits: 1 mirrors x, 2 mirrors y, 4 transposes.
         orientation = [0: .up, 1: .upMirrored, 2: .downMirrored, 3: .down, 4: .leftMirrored, 5: .left, 6: .right, 7: .rightMirrored][Int(h.flip)] ?? .up
-        if status != 0 { throw RenditionError.decoder("RAW", String(cString: araw_error(decoder)), path: path) }
+        if status != 0 { throw RenditionError.bridge("RAW", failure: araw_failure(decoder), String(cString: araw_error(decoder)), path: path) }
         var data: UnsafePointer<UInt8>?
         var length = 0
         araw_profile(decoder, &data, &length)
@@ -76,7 +76,7 @@ final class RAWDecoder {
         var pixels: UnsafePointer<UInt8>?
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0
         guard araw_decode_half(decoder, &pixels, &width, &height, &channels) == 0, let pixels, width > 0, height > 0 else {
-            throw RenditionError.decoder("RAW", String(cString: araw_error(decoder)), path: path)
+            throw RenditionError.bridge("RAW", failure: araw_failure(decoder), String(cString: araw_error(decoder)), path: path)
         }
         return BufferRowSource(base: pixels, size: PixelSize(width: Int(width), height: Int(height)),
                                stride: Int(width * channels), layout: channels == 1 ? .gray : .rgb, owner: self)

@@ -1,11 +1,10 @@
+internal import CBridgeFailure
+
 /// Why a photo or a video's poster could not be rendered. The message names the file, what it was
 /// read as and the reason, on one line.
 public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertible {
     public enum Kind: Sendable {
         case unrecognised, unreadable, tooManyPixels, overMemoryBudget, unsupported, corrupt, encodeFailed
-
-        /// The name of `unrecognised` from when only JPEG was read.
-        public static var notJPEG: Kind { .unrecognised }
 
         /// The kind in words, for a file read as `medium`.
         public func phrase(_ medium: Medium) -> String {
@@ -49,11 +48,17 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
     /// (half its memory) renders on a bigger one, so that failure is not stored for later mounts.
     public var failsUnderAnySettings: Bool { kind != .overMemoryBudget }
 
-    /// An error a decoder bridge reported as text: a read error is `.unreadable` (transient),
-    /// anything else the content's fault, prefixed with the format's name.
-    static func decoder(_ format: String, _ message: String, path: String) -> RenditionError {
-        if message.hasPrefix("read error") { return RenditionError(.unreadable, path: path, reason: message) }
-        if message.hasPrefix("unsupported") { return RenditionError(.unsupported, path: path, reason: "\(format): \(message)") }
-        return RenditionError(.corrupt, path: path, reason: "\(format): \(message)")
+    /// A bridge's failure, by the kind it reports (`BRIDGE_FAILURE_*`), never by its message: a
+    /// read error, no memory or a cancel may pass (`.unreadable`, tried again next time); anything
+    /// else is the content's fault, told with the format's name (`format` nil: the message says).
+    static func bridge(_ format: String?, failure kind: Int32, _ message: String, path: String) -> RenditionError {
+        let told = format.map { "\($0): \(message)" } ?? message
+        switch Int(kind) {
+        case BRIDGE_FAILURE_READ, BRIDGE_FAILURE_OUT_OF_MEMORY, BRIDGE_FAILURE_CANCELLED:
+            return RenditionError(.unreadable, path: path, reason: message)
+        case BRIDGE_FAILURE_UNSUPPORTED: return RenditionError(.unsupported, path: path, reason: told)
+        case BRIDGE_FAILURE_UNRECOGNISED: return RenditionError(.unrecognised, path: path, reason: told)
+        default: return RenditionError(.corrupt, path: path, reason: told)
+        }
     }
 }

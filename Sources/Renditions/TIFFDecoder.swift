@@ -25,7 +25,7 @@ final class TIFFDecoder: RowSource {
         orientation = Orientation(exifValue: Int(header.orientation))
         layout = .rgbaPremultiplied(grayInRed: header.gray != 0)
         bandBytes = Int(clamping: header.band_bytes)
-        if status != 0 { throw RenditionError.decoder("TIFF", String(cString: atiff_error(decoder)), path: path) }
+        if status != 0 { throw RenditionError.bridge("TIFF", failure: atiff_failure(decoder), String(cString: atiff_error(decoder)), path: path) }
     }
 
     deinit { atiff_decoder_free(decoder) }
@@ -40,7 +40,7 @@ final class TIFFDecoder: RowSource {
     func readRows(into rows: UnsafeMutablePointer<UInt8>, count: Int) throws(RenditionError) -> Int {
         var read: Int32 = 0
         guard atiff_read_rows(decoder, rows, Int32(count), &read) == 0 else {
-            throw RenditionError.decoder("TIFF", String(cString: atiff_error(decoder)), path: path)
+            throw RenditionError.bridge("TIFF", failure: atiff_failure(decoder), String(cString: atiff_error(decoder)), path: path)
         }
         return Int(read)
     }

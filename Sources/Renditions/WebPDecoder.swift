@@ -19,7 +19,7 @@ final class WebPDecoder {
         let status = awebp_read_header(decoder, maxBytes, &header)
         size = PixelSize(width: Int(header.width), height: Int(header.height))
         animated = header.animated != 0
-        if status != 0 { throw RenditionError.decoder("WebP", String(cString: awebp_error(decoder)), path: path) }
+        if status != 0 { throw RenditionError.bridge("WebP", failure: awebp_failure(decoder), String(cString: awebp_error(decoder)), path: path) }
     }
 
     deinit { awebp_decoder_free(decoder) }
@@ -39,7 +39,7 @@ final class WebPDecoder {
         var width: Int32 = 0, height: Int32 = 0, channels: Int32 = 0, stride: Int32 = 0
         guard awebp_decode(decoder, Int32(scaled.width), Int32(scaled.height), &pixels, &width, &height, &channels, &stride) == 0,
               let pixels else {
-            throw RenditionError.decoder("WebP", String(cString: awebp_error(decoder)), path: path)
+            throw RenditionError.bridge("WebP", failure: awebp_failure(decoder), String(cString: awebp_error(decoder)), path: path)
         }
         return BufferRowSource(base: pixels, size: PixelSize(width: Int(width), height: Int(height)), stride: Int(stride),
                                layout: channels == 4 ? .rgba : .rgb, owner: self)

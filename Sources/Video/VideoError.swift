@@ -1,3 +1,5 @@
+internal import CBridgeFailure
+
 internal import CVideo
 
 /// Why a video could not be read. The poster maps it to a rendition error, the properties to
@@ -27,12 +29,12 @@ public struct VideoError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A file with sound but no pictures, which is not shown.
     public static func noPictures(path: String) -> VideoError { VideoError(.noPictures, path: path, reason: "audio only") }
 
-    /// A failure of FFmpeg's bridge by its kind (`enum avideo_failure`): a read error or a timeout
-    /// is `.unreadable`; an incomplete file, like any other the bridge cannot read, the content's.
+    /// A failure of FFmpeg's bridge by its kind (`BRIDGE_FAILURE_*`): a read error, no memory or
+    /// a timeout is `.unreadable`; an incomplete file, like any other the bridge cannot read, the content's.
     static func bridge(_ failure: Int32, _ message: String, path: String) -> VideoError {
-        switch failure {
-        case Int32(AVIDEO_READ_ERROR.rawValue), Int32(AVIDEO_TIMED_OUT.rawValue): VideoError(.unreadable, path: path, reason: message)
-        case Int32(AVIDEO_UNSUPPORTED.rawValue): VideoError(.unsupported, path: path, reason: message)
+        switch Int(failure) {
+        case BRIDGE_FAILURE_READ, BRIDGE_FAILURE_CANCELLED, BRIDGE_FAILURE_OUT_OF_MEMORY: VideoError(.unreadable, path: path, reason: message)
+        case BRIDGE_FAILURE_UNSUPPORTED: VideoError(.unsupported, path: path, reason: message)
         default: VideoError(.corrupt, path: path, reason: message)
         }
     }

@@ -1,3 +1,4 @@
+import CBridgeFailure
 import Containers
 import Foundation
 import Testing
@@ -288,11 +289,18 @@ import PhotoSource
         #expect(ts * 3 < tl)
     }
 
-    @Test func aDecoderReadErrorIsTransientAndBadContentIsNot() {
-        // Every bridge reports a failed pread as "read error: ..." (unreadable: may read next time).
-        #expect(!RenditionError.decoder("HEIF", "read error: Input/output error", path: "p").isContentFailure)
-        #expect(RenditionError.decoder("PNG", "IDAT: CRC error", path: "p").isContentFailure)
-        #expect(RenditionError.decoder("TIFF", "unsupported: Sorry, can not handle", path: "p").kind == .unsupported)
+    /// What a bridge's failure means follows the kind it reports, never its words (issue 30 item
+    /// 5): a read error, no memory or a cancel may pass; the rest is the content's, whatever its
+    /// message says.
+    @Test func aBridgesFailureIsDecidedByItsKindNotItsMessage() {
+        for kind in [BRIDGE_FAILURE_READ, BRIDGE_FAILURE_OUT_OF_MEMORY, BRIDGE_FAILURE_CANCELLED] {
+            #expect(!RenditionError.bridge("HEIF", failure: Int32(kind), "IDAT: CRC error", path: "p").isContentFailure)
+        }
+        #expect(RenditionError.bridge("PNG", failure: Int32(BRIDGE_FAILURE_CORRUPT), "read error: reworded", path: "p").isContentFailure)
+        #expect(RenditionError.bridge("TIFF", failure: Int32(BRIDGE_FAILURE_UNSUPPORTED), "Sorry, can not handle", path: "p").kind == .unsupported)
+        #expect(RenditionError.bridge(nil, failure: Int32(BRIDGE_FAILURE_UNRECOGNISED), "starts with 0x89 0x50", path: "p").kind == .unrecognised)
+        #expect(RenditionError.bridge("WebP", failure: Int32(BRIDGE_FAILURE_TOO_LARGE), "file of 300000000 bytes", path: "p")
+                == RenditionError(.corrupt, path: "p", reason: "WebP: file of 300000000 bytes"))
     }
 
     @Test func thePixelLimitStopsAPNGBeforeDecoding() throws {

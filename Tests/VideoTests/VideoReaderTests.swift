@@ -1,3 +1,4 @@
+import CBridgeFailure
 import Containers
 import CVideo
 import Foundation
@@ -54,12 +55,12 @@ import Testing
 
     /// A read error or a timeout may pass (unreadable: tried again later); the rest is the file's.
     @Test func theBridgesFailuresAreToldApart() {
-        #expect(VideoError.bridge(Int32(AVIDEO_READ_ERROR.rawValue), "read error: Input/output error", path: "a").kind == .unreadable)
-        #expect(VideoError.bridge(Int32(AVIDEO_TIMED_OUT.rawValue), "timed out (x)", path: "a")
+        #expect(VideoError.bridge(Int32(BRIDGE_FAILURE_READ), "read error: Input/output error", path: "a").kind == .unreadable)
+        #expect(VideoError.bridge(Int32(BRIDGE_FAILURE_CANCELLED), "timed out (x)", path: "a")
                 == VideoError(.unreadable, path: "a", reason: "timed out (x)"))
-        #expect(VideoError.bridge(Int32(AVIDEO_UNSUPPORTED.rawValue), "unsupported codec", path: "a").kind == .unsupported)
-        #expect(VideoError.bridge(Int32(AVIDEO_INCOMPLETE.rawValue), "incomplete file", path: "a").kind == .corrupt)
-        #expect(VideoError.bridge(Int32(AVIDEO_CORRUPT.rawValue), "Invalid data found when processing input", path: "a").kind == .corrupt)
+        #expect(VideoError.bridge(Int32(BRIDGE_FAILURE_UNSUPPORTED), "unsupported codec", path: "a").kind == .unsupported)
+        #expect(VideoError.bridge(Int32(BRIDGE_FAILURE_INCOMPLETE), "incomplete file", path: "a").kind == .corrupt)
+        #expect(VideoError.bridge(Int32(BRIDGE_FAILURE_CORRUPT), "Invalid data found when processing input", path: "a").kind == .corrupt)
         #expect(VideoError.noPictures(path: "memo.m4a").kind == .noPictures)
     }
 

@@ -20,6 +20,8 @@ typedef struct {
 agif_decoder *agif_decoder_new(int fd);
 void agif_decoder_free(agif_decoder *d);
 const char *agif_error(const agif_decoder *d);
+/* The BRIDGE_FAILURE_* of the last failure. */
+int agif_failure(const agif_decoder *d);
 /* Reads up to the first frame's descriptor. */
 int agif_read_header(agif_decoder *d, agif_header *out);
 /* Up to max_rows rows of width*3 bytes. */

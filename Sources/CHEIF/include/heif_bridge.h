@@ -8,15 +8,10 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include "bridge_failure.h"
 
 typedef struct aheif_decoder aheif_decoder;
 
-/* What a failure was, for the caller to act on without reading its message. */
-enum {
-    AHEIF_FAILURE_READ = 1,    /* the file could not be read (it may read next time) */
-    AHEIF_FAILURE_REFUSED = 2, /* libheif cannot read or decode this content (or its security limits refuse it) */
-    AHEIF_FAILURE_OTHER = 3,   /* out of memory, or the bridge misused */
-};
 
 enum { AHEIF_COLOUR_NONE = 0, AHEIF_COLOUR_ICC = 1, AHEIF_COLOUR_NCLX = 2 };
 
@@ -43,7 +38,7 @@ const char *aheif_unavailable(void);
 aheif_decoder *aheif_decoder_new(int fd);
 void aheif_decoder_free(aheif_decoder *d);
 const char *aheif_error(const aheif_decoder *d);
-/* The AHEIF_FAILURE_* of the last failure (0 before any). */
+/* The BRIDGE_FAILURE_* of the last failure (0 before any). */
 int aheif_failure(const aheif_decoder *d);
 /* Makes libheif read `length` (at most 8) bytes at `offset` of the file as `bytes`: an edit of
  * the container that changes no size or offset. Up to 4, before aheif_read_header; -1 past that. */

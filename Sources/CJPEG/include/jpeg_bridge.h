@@ -25,6 +25,8 @@ typedef struct {
 ajpeg_decoder *ajpeg_decoder_new(int fd);
 void ajpeg_decoder_free(ajpeg_decoder *d);
 const char *ajpeg_decoder_error(const ajpeg_decoder *d);
+/* The BRIDGE_FAILURE_* of the last failure (what to do about it: the message is for people). */
+int ajpeg_decoder_failure(const ajpeg_decoder *d);
 /* Number of corrupt-data warnings so far, and the first one's text. */
 int ajpeg_decoder_warnings(const ajpeg_decoder *d, const char **first);
 

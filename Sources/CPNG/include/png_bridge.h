@@ -21,6 +21,8 @@ typedef struct {
 apng_decoder *apng_decoder_new(int fd);
 void apng_decoder_free(apng_decoder *d);
 const char *apng_error(const apng_decoder *d);
+/* The BRIDGE_FAILURE_* of the last failure. */
+int apng_failure(const apng_decoder *d);
 
 int apng_read_header(apng_decoder *d, apng_header *out);
 /* The iCCP profile, owned by the decoder (valid until it is freed), or NULL. */

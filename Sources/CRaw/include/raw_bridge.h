@@ -27,6 +27,8 @@ const char *araw_unavailable(void);
 araw_decoder *araw_decoder_new(void);
 void araw_decoder_free(araw_decoder *d);
 const char *araw_error(const araw_decoder *d);
+/* The BRIDGE_FAILURE_* of the last failure. */
+int araw_failure(const araw_decoder *d);
 /* Opens `path` (e.g. /proc/self/fd/N) and unpacks the preview, if any. A file of at most
  * `in_memory_limit` bytes is read whole and parsed from memory, a larger one as it is parsed. */
 int araw_open(araw_decoder *d, const char *path, long in_memory_limit, araw_header *out);

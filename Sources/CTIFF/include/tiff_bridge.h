@@ -24,6 +24,8 @@ const char *atiff_unavailable(void);
 atiff_decoder *atiff_decoder_new(int fd);
 void atiff_decoder_free(atiff_decoder *d);
 const char *atiff_error(const atiff_decoder *d);
+/* The BRIDGE_FAILURE_* of the last failure. */
+int atiff_failure(const atiff_decoder *d);
 int atiff_read_header(atiff_decoder *d, atiff_header *out);
 /* The ICC profile, owned by libtiff (valid until the decoder is freed), or NULL. */
 int atiff_icc(atiff_decoder *d, const uint8_t **data, unsigned *length);

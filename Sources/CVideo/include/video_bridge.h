@@ -7,21 +7,14 @@
  * an interrupt callback enforces. One video stream is demuxed (every other stream is discarded)
  * and decoded by one thread; a frame is scaled and converted to 8-bit RGB by swscale. The choice
  * of frame, the display transform and the colour handling are the Swift side's.
- * A failure is told by its kind (avideo_failure) and a short message (avideo_error).
+ * A failure is told by its kind (avideo_failure: a BRIDGE_FAILURE_*) and a short message (avideo_error).
  */
 #include <stddef.h>
 #include <stdint.h>
+#include "bridge_failure.h"
 
 typedef struct avideo avideo;
 
-/* Why a call failed. */
-enum avideo_failure {
-    AVIDEO_CORRUPT = 1,             /* the content's fault */
-    AVIDEO_READ_ERROR,              /* the file could not be read: may work next time */
-    AVIDEO_TIMED_OUT,               /* past the deadline: may work next time */
-    AVIDEO_UNSUPPORTED,             /* a codec FFmpeg has no decoder for */
-    AVIDEO_INCOMPLETE,              /* an MP4/MOV whose boxes end before its index (`moov`): being copied, or cut short */
-};
 
 typedef struct {
     int has_video;                  /* 0: no video stream (audio only, data only) */

@@ -18,6 +18,8 @@ typedef struct {
 awebp_decoder *awebp_decoder_new(int fd);
 void awebp_decoder_free(awebp_decoder *d);
 const char *awebp_error(const awebp_decoder *d);
+/* The BRIDGE_FAILURE_* of the last failure. */
+int awebp_failure(const awebp_decoder *d);
 
 /* Reads the whole file (at most max_bytes) and parses its container. */
 int awebp_read_header(awebp_decoder *d, size_t max_bytes, awebp_header *out);
