@@ -30,8 +30,8 @@ public struct CacheKey: Hashable, Sendable {
 public final class RenditionStore: Sendable {
     public let path: FilePath
     public let capacity: Int64
-    private let reader: Locked<Database>
-    private let writer: Locked<Database>
+    let reader: Locked<Database>
+    let writer: Locked<Database>
     /// 3: failures name the photo inside SOURCE (version 2's named SOURCE's absolute path), and
     /// are indexed: the broken photos are counted on every read of the statistics.
     private static let schemaVersion = 3
@@ -209,73 +209,7 @@ public final class RenditionStore: Sendable {
         return result
     }
 
-    public func statistics() throws(DatabaseError) -> Statistics {
-        var stats = Statistics(bytes: 0, entries: 0, oldestUse: nil, outcomes: 0)
-        try reader.withLock { db throws(DatabaseError) in
-            try db.query("SELECT bytes FROM usage") { stats.bytes = $0.integer(0) }
-            try db.query("SELECT count(*), min(last_used) FROM entries") { row in
-                stats.entries = Int(row.integer(0))
-                stats.oldestUse = row.isNull(1) ? nil : row.integer(1)
-            }
-            try db.query("SELECT count(*) FROM outcomes") { stats.outcomes = Int($0.integer(0)) }
-        }
-        return stats
-    }
-
-    /// Evicts down to `capacity` (it happens on every store anyway; this is for a lowered cap).
-    public func prune() throws(DatabaseError) {
-        try transaction { db throws(DatabaseError) in try Self.evict(db, to: capacity) }
-    }
-
-    /// Forgets every rendition (bytes and size or failure) whose key `isStale` says is of a photo
-    /// or renderer that is gone; returns how many. Keys are read a page at a time, so this runs in
-    /// bounded memory however many there are.
-    public func forget(where isStale: (CacheKey) -> Bool) throws(DatabaseError) -> Int {
-        var after: [UInt8] = [], forgotten = 0
-        while true {
-            var page: [CacheKey] = []
-            try reader.withLock { db throws(DatabaseError) in
-                try db.query("SELECT key FROM outcomes WHERE key > ? ORDER BY key LIMIT 4096", [.blob(after)]) { page.append(CacheKey($0.blob(0))) }
-            }
-            guard let last = page.last else { return forgotten }
-            after = last.bytes
-            let stale = page.filter(isStale)
-            guard !stale.isEmpty else { continue }
-            try transaction { db throws(DatabaseError) in
-                for key in stale {
-                    try db.query("DELETE FROM outcomes WHERE key = ?", [.blob(key.bytes)])
-                    try db.query("DELETE FROM entries WHERE key = ?", [.blob(key.bytes)])
-                }
-            }
-            forgotten += stale.count
-        }
-    }
-
-    /// SQLite's full `integrity_check`: "ok", or what is wrong (reads the whole file).
-    public func integrityCheck() throws(DatabaseError) -> [String] {
-        var lines: [String] = []
-        do {
-            try reader.withLock { db throws(DatabaseError) in try db.query("PRAGMA integrity_check") { lines.append($0.text(0)) } }
-        } catch where error.isCorruption {
-            return lines + [error.message]  // so damaged it could not be checked through
-        }
-        return lines
-    }
-
-    /// Writes the WAL back into the database file and empties it: a cleanly stopped cache is one file.
-    public func checkpoint() {
-        writer.withLock { db in try? db.execute("PRAGMA wal_checkpoint(TRUNCATE)") }
-    }
-
-    /// Drops everything, outcomes included.
-    public func clear() throws(DatabaseError) {
-        try transaction { db throws(DatabaseError) in
-            try db.execute("DELETE FROM entries; DELETE FROM outcomes;")
-        }
-        try writer.withLock { db throws(DatabaseError) in try db.execute("VACUUM") }
-    }
-
-    private func transaction(_ body: (Database) throws(DatabaseError) -> Void) throws(DatabaseError) {
+    func transaction(_ body: (Database) throws(DatabaseError) -> Void) throws(DatabaseError) {
         reopenIfReadOnly()
         try writer.withLock { db throws(DatabaseError) in
             try db.execute("BEGIN IMMEDIATE")
@@ -305,7 +239,7 @@ public final class RenditionStore: Sendable {
         }
     }
 
-    private static func evict(_ db: Database, to capacity: Int64) throws(DatabaseError) {
+    static func evict(_ db: Database, to capacity: Int64) throws(DatabaseError) {
         while true {
             var total: Int64 = 0
             try db.query("SELECT bytes FROM usage") { total = $0.integer(0) }

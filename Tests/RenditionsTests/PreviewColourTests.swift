@@ -38,8 +38,8 @@ import Posix
         #expect(toConverted < FormatsTests.colourThreshold)
     }
 
-    /// A HEIF whose thumbnail item has no profile of its own (heif-enc's) while its primary image
-    /// is Display P3: the 256 px rendition, made from the thumbnail item, is converted from P3.
+    /// A HEIF whose thumbnail item has no colour box of its own while its primary image is Display
+    /// P3: the 256 px rendition, made from the thumbnail item, is converted from P3.
     @Test func aHEIFThumbnailItemWithoutAProfileIsInThePrimarysColours() throws {
         let folder = try Tools.makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -48,7 +48,12 @@ import Posix
         let profile = try Tools.run(["exiftool", "-icc_profile", "-b", TestData.path("formats/iPhone7_P3_thumb.heic")]).stdout
         #expect(FileManager.default.createFile(atPath: icc, contents: Data(profile)))
         #expect(try Tools.run(["convert", "-size", "640x480", "gradient:#ff2020-#20ff40", "-profile", icc, "-depth", "8", png]).status == 0)
-        #expect(try Tools.run(["heif-enc", "-q", "95", "-t", "320", png, "-o", heic]).status == 0)
+        let encoded = folder.appendingPathComponent("encoded.heic").path
+        #expect(try Tools.run(["heif-enc", "-q", "95", "-t", "320", png, "-o", encoded]).status == 0)
+        // libheif 1.19's heif-enc labels the thumbnail item sRGB (an nclx colr of its own) though
+        // its pixels are the primary's P3: take the label away, as 1.15's heif-enc wrote it.
+        let edit = TestData.packageRoot.path + "/Tests/Tools/heif-edit.py"
+        #expect(try Tools.run(["python3", edit, "no-thumbnail-colour", encoded, heic]).status == 0)
 
         let rendition = try Renderer().render(FilePath(heic), spec: RenditionSpec(longestSide: 256))
         let ours = FormatsTests.channelMeans(try Tools.djpeg(rendition.jpeg))

@@ -8,6 +8,8 @@ the meta box grows when it lies before the data.
     heif-edit.py share-aux IN OUT           # iOS 18's shape: one auxiliary image (auxl) of two
                                             # images, the primary and its thumbnail item
     heif-edit.py primary-type IN OUT TYPE   # the primary item's type (4 letters): one no decoder reads
+    heif-edit.py no-thumbnail-colour IN OUT # the thumbnail items' colour boxes (colr) unassociated, as
+                                            # libheif 1.15's heif-enc wrote them (1.19's says sRGB)
 """
 import struct
 import sys
@@ -190,6 +192,20 @@ def primary_type(meta, kind):
     meta.replace("iinf", iinf[:start] + b"".join(box(k, p) for k, p in entries))
 
 
+def no_thumbnail_colour(meta):
+    thumbnails = {source for kind, source, targets in parse_iref(meta.child("iref"))[1] if kind == "thmb"}
+    iprp = boxes_of(meta.child("iprp"))
+    properties = boxes_of(next(c for c in iprp if c[0] == "ipco")[1])
+    ipma = next(c for c in iprp if c[0] == "ipma")
+    version, flags, entries = parse_ipma(ipma[1])
+    mask = 0x7FFF if flags & 1 else 0x7F
+    for entry in entries:
+        if entry[0] in thumbnails:
+            entry[1] = [a for a in entry[1] if properties[(a & mask) - 1][0] != "colr"]
+    ipma[1] = write_ipma(version, flags, entries)
+    meta.replace("iprp", b"".join(box(k, p) for k, p in iprp))
+
+
 def main(args):
     command, source, target = args[0], args[1], args[2]
     meta = Meta(open(source, "rb").read())
@@ -199,6 +215,8 @@ def main(args):
         share_aux(meta)
     elif command == "primary-type":
         primary_type(meta, args[3])
+    elif command == "no-thumbnail-colour":
+        no_thumbnail_colour(meta)
     else:
         sys.exit(f"heif-edit.py: unknown command {command}")
     open(target, "wb").write(meta.write())
