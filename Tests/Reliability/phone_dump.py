@@ -168,9 +168,10 @@ def days(mountpoint):
 def shown(mountpoint):
     """What a user sees of the library once every file's properties are read (Live pairs are
     made then): the asset folders with their files, and the days."""
-    def settled():
+    def settled():  # every file dated: the shown assets and the Live Photos' hidden movies
         stats = json.loads(os.getxattr(mountpoint, "user.assetfs.stats"))
-        return stats.get("catalog_complete") == 1 and stats.get("catalog_pending") == 0
+        dated = sum(value for key, value in stats.items() if key.startswith("dates_"))
+        return stats.get("catalog_complete") == 1 and dated >= stats["assets"] + stats.get("live_photos", 0)
     wait_until(settled, 60)
     return asset_folders(mountpoint), days(mountpoint)
 
@@ -207,7 +208,8 @@ def check(checks):
             fresh.close()
         if live_folders != fresh_folders:
             differ = sorted(k for k in set(live_folders) | set(fresh_folders) if live_folders.get(k) != fresh_folders.get(k))
-            problems.append(f"the live mount and a fresh scan of the same tree differ in {differ}")
+            problems.append("the live mount and a fresh scan of the same tree differ: "
+                            + "; ".join(f"{k}: live {live_folders.get(k)}, fresh {fresh_folders.get(k)}" for k in differ))
         if live_days != fresh_days:
             problems.append(f"days differ: live {live_days}, fresh {fresh_days}")
         checks.figure(f"phone dump: {len(live_folders)} asset folders, {len(live_days)} days, live == fresh: "
@@ -283,10 +285,9 @@ def what_a_mount_shows(checks, mountpoint, source, cache, folders, days_shown):
         problems.append(f"stats say broken {stats.get('broken')}, {len(broken)} asset folders carry an error: {broken}")
     if stats.get("assets") != len(folders):
         problems.append(f"stats say assets {stats.get('assets')}, the mount shows {len(folders)} asset folders")
-    listed = subprocess.run([BINARY, "broken", mountpoint], capture_output=True, timeout=60)
-    lines = sorted(field for line in listed.stdout.decode().splitlines() for field in line.split("\t")
-                   if field.startswith(mountpoint))
-    wanted = sorted(os.path.join(groups, path) for path in broken)
+    listed = subprocess.run([BINARY, "broken", "-o", f"cache={cache}", mountpoint], capture_output=True, timeout=60)
+    lines = sorted(line.split("\t")[-1] for line in listed.stdout.decode().splitlines() if line)
+    wanted = sorted(os.path.join("groups", path) for path in broken)
     if lines != wanted:
         problems.append(f"`assetfs broken` lists {lines}, expected {wanted} ({listed.stderr.decode().strip()[:200]})")
     checks.figure(f"phone dump: {len(broken)} broken of {len(folders)} assets; stats {stats}")
