@@ -22,8 +22,8 @@ struct HEIFItems {
         ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
             if box.type == "meta", meta == nil { meta = ISOBaseMediaFile.read(box, from: file, limit: Self.maxMetaBytes) }
         }
-        guard let meta, let boxes = BoxBytes(meta[...]).children(from: 0).first?.body.children(from: 4) else { return }
-        func box(_ type: String) -> BoxBytes? { boxes.first { $0.type == type }?.body }
+        guard let meta, let boxes = ISOBoxContent(meta[...]).children(from: 0).first?.body.children(from: 4) else { return }
+        func box(_ type: String) -> ISOBoxContent? { boxes.first { $0.type == type }?.body }
         guard let pitm = box("pitm"), let primary = pitm.number(at: 4, size: pitm.version == 0 ? 2 : 4) else { return }
         if let iprp = box("iprp") { shownSize = Self.shownSize(of: primary, iprp) }
         let infos = box("iinf").map(Self.itemInfos) ?? []
@@ -46,7 +46,7 @@ struct HEIFItems {
 
     /// The item info entries (of version 2 or 3): id, type, then a NUL-ended name and, for
     /// `mime` items, a NUL-ended content type.
-    static func itemInfos(_ iinf: BoxBytes) -> [ItemInfo] {
+    static func itemInfos(_ iinf: ISOBoxContent) -> [ItemInfo] {
         iinf.children(from: iinf.version == 0 ? 6 : 8).compactMap { entry in
             let infe = entry.body, idSize = infe.version == 2 ? 2 : 4
             guard entry.type == "infe", infe.version >= 2, let id = infe.number(at: 4, size: idSize),
@@ -62,7 +62,7 @@ struct HEIFItems {
     }
 
     /// The items with a `cdsc` (content describes) reference to `item`.
-    static func items(describing item: Int, _ iref: BoxBytes) -> [Int] {
+    static func items(describing item: Int, _ iref: ISOBoxContent) -> [Int] {
         let idSize = iref.version == 0 ? 2 : 4
         return iref.children(from: 4).compactMap { reference in
             guard reference.type == "cdsc", let from = reference.body.number(at: 0, size: idSize),
@@ -73,7 +73,7 @@ struct HEIFItems {
     }
 
     /// The size `item` is shown at, from the properties `ipma` associates with it in `ipco`.
-    static func shownSize(of item: Int, _ iprp: BoxBytes) -> PixelSize? {
+    static func shownSize(of item: Int, _ iprp: ISOBoxContent) -> PixelSize? {
         let children = iprp.children(from: 0)
         guard let properties = children.first(where: { $0.type == "ipco" })?.body.children(from: 0),
               let ipma = children.first(where: { $0.type == "ipma" })?.body, let count = ipma.number(at: 4, size: 4) else { return nil }
@@ -113,7 +113,7 @@ struct HEIFItems {
 
     /// The data of `item` as `iloc` locates it: extents in the file (construction method 0) or in
     /// `idat` (1), concatenated.
-    static func data(of item: Int, _ iloc: BoxBytes, idat: BoxBytes?, file: FileDescriptor) -> [UInt8]? {
+    static func data(of item: Int, _ iloc: ISOBoxContent, idat: ISOBoxContent?, file: FileDescriptor) -> [UInt8]? {
         let version = iloc.version
         guard let sizes = iloc.number(at: 4, size: 2), version <= 2 else { return nil }
         let offsetSize = sizes >> 12, lengthSize = sizes >> 8 & 0xF, baseSize = sizes >> 4 & 0xF
@@ -154,49 +154,5 @@ struct HEIFItems {
             return data
         }
         return nil
-    }
-}
-
-/// Big-endian numbers and child boxes of an ISO base media box's content, nil past its end.
-struct BoxBytes {
-    let bytes: ArraySlice<UInt8>
-
-    init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
-
-    /// A full box's version and flags (its first 4 bytes).
-    var version: Int { number(at: 0, size: 1) ?? -1 }
-    var flags: Int { number(at: 1, size: 3) ?? 0 }
-
-    /// An unsigned number of `size` bytes (0 to 8; 0 is 0, as for an absent iloc field).
-    func number(at offset: Int, size: Int) -> Int? {
-        guard size <= 8, let slice = bytes(at: offset, count: size) else { return nil }
-        let value = ByteOrder.bigEndian.integer(slice)
-        return value >= 0 ? value : nil
-    }
-
-    func fourCC(at offset: Int) -> String? { bytes(at: offset, count: 4).map { String(decoding: $0, as: UTF8.self) } }
-
-    func bytes(at offset: Int, count: Int) -> ArraySlice<UInt8>? {
-        guard offset >= 0, count >= 0, count <= bytes.count, offset <= bytes.count - count else { return nil }
-        return bytes[(bytes.startIndex + offset)..<(bytes.startIndex + offset + count)]
-    }
-
-    /// The boxes that follow one another from `offset` to the end (size 0: to the end; 1: a
-    /// 64-bit size follows the type), their content without the header.
-    func children(from offset: Int) -> [(type: String, body: BoxBytes)] {
-        var result: [(type: String, body: BoxBytes)] = [], at = offset
-        while let size32 = number(at: at, size: 4), let type = fourCC(at: at + 4), result.count < 10_000 {
-            var size = size32, header = 8
-            if size == 1 {
-                guard let large = number(at: at + 8, size: 8) else { break }
-                (size, header) = (large, 16)
-            } else if size == 0 {
-                size = bytes.count - at
-            }
-            guard size >= header, let body = bytes(at: at + header, count: size - header) else { break }
-            result.append((type, BoxBytes(body)))
-            at += size
-        }
-        return result
     }
 }
