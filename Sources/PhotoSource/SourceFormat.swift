@@ -1,15 +1,15 @@
 /// The formats assetfs shows, one registry entry each: its facts (name, MIME type, extensions),
 /// its signatures, and what the rest of assetfs asks of a format (may it hold motion, can its
 /// tracks be listed from its boxes). The decoder that renders it and the reader of its metadata
-/// are registered under it by the targets that own them (`Renderer`, `EmbeddedMetadata`), which
-/// this one cannot see. The catalog stores the raw value.
+/// are registered under it by the targets that own them, which this one cannot see
+/// (`PhotoDecoder.builtIn`, `EmbeddedMetadata.readers`). The catalog stores the raw value.
 ///
 /// Formats are recognised from a file's first bytes, never from its name. Photos: every RAW
 /// container LibRaw reads by its own signature, and the TIFF-based ones (NEF, ARW, DNG, PEF, ...)
 /// from a plain TIFF by the marks of their IFDs (`TIFFRawMarks`), or failing those by a RAW
 /// extension. Videos: the containers FFmpeg opens, recognised as "may hold video" (an MP4 of
-/// sound only is told apart by `ISOMediaTracks`); a file is a video only when no photo format
-/// claims it (a HEIC Motion Photo is a photo). Pure: no I/O, no C library.
+/// sound only is told apart by its tracks, `ISOBaseMediaFile.trackHandlers`); a file is a video
+/// only when no photo format claims it (a HEIC Motion Photo is a photo). Pure: no I/O, no C library.
 public struct SourceFormat: RawRepresentable, Hashable, Sendable, CaseIterable, CustomStringConvertible {
     /// The entry, shared by every copy: a catalog row holds one reference, not the whole entry.
     private let entry: Entry
