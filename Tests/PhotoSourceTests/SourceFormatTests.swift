@@ -29,6 +29,17 @@ import Testing
         }
     }
 
+    /// A TIFF whose IFD0 names itself as its next IFD and as its SubIFD, or claims more entries
+    /// than the head holds, is read once and stays a TIFF (the walk ends; nothing marks it RAW).
+    @Test func aTIFFsIFDLoopEnds() {
+        let looping: [UInt8] = [0x49, 0x49, 0x2A, 0x00, 0x08, 0x00, 0x00, 0x00, 0x01, 0x00,
+                                0x4A, 0x01, 0x04, 0x00, 0x01, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00,
+                                0x08, 0x00, 0x00, 0x00]
+        #expect(SourceFormat.sniff(looping, fileName: Array("scan.tif".utf8)) == .tiff)
+        let overlong = Array(plainTIFF[0..<8]) + [0xFF, 0xFF] + Array(repeating: 0, count: 64)
+        #expect(SourceFormat.sniff(overlong, fileName: Array("scan.tif".utf8)) == .tiff)
+    }
+
     /// The catalog stores each format's raw value: the registry keeps every stored name, and reads it back.
     @Test func storedNamesStay() {
         #expect(SourceFormat.allCases.map(\.rawValue) == ["jpeg", "heif", "avif", "png", "webp", "gif", "tiff", "raw", "mov", "mp4", "m4v",
