@@ -86,6 +86,6 @@ let package = Package(
         .testTarget(name: "AssetFSTests", dependencies: ["Containers", "AssetFS", "MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(name: "FUSEAdapterTests", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "CFUSE", "Posix"]),
         .testTarget(name: "DesktopThumbnailsTests", dependencies: ["DesktopThumbnails", "Posix"]),
-        .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "MountModel", "AssetFS", "PhotoSource", "assetfs", "Posix", "TestFixtures"]),
+        .testTarget(name: "AssetFSCLITests", dependencies: ["AssetFSCLI", "MountModel", "AssetFS", "PhotoSource", "Renditions", "Containers", "assetfs", "Posix", "TestFixtures"]),
     ]
 )

@@ -1,16 +1,19 @@
 import PhotoSource
 
 /// `assetfs formats`: what a mount shows and what it skips, printed from the format table
-/// (`SourceFormat.facts`) and the skip reasons (`SkipReason`); docs/manual.md carries the same text.
+/// (`SourceFormat.allCases`, each entry's facts) and the skip reasons (`SkipReason`); docs/manual.md carries the same text.
 enum FormatsCommand {
     static let usage = """
         usage: assetfs formats
         The formats assetfs shows (recognised by content, never by name), and why other files are skipped.
         """
 
-    static var text: String {
+    static var text: String { text(of: SourceFormat.allCases) }
+
+    /// The text for the registry `formats`.
+    static func text(of formats: [SourceFormat]) -> String {
         var lines = ["shown (recognised by content, whatever the name; the usual extensions):"]
-        for format in SourceFormat.allCases {
+        for format in formats {
             let facts = format.facts
             let kind = facts.isVideo ? "video" : "photo"
             lines.append("  " + padded(kind, 6) + padded(facts.name, 23) + padded(facts.mimeType, 18) + wrapped(facts.extensions, from: 49))

@@ -39,7 +39,7 @@ public struct HEIFItems {
 
     /// The item info entries (of version 2 or 3): id, type, then a NUL-ended name and, for
     /// `mime` items, a NUL-ended content type.
-    static func itemInfos(_ iinf: BoxBytes) -> [ItemInfo] {
+    static func itemInfos(_ iinf: ISOBoxContent) -> [ItemInfo] {
         iinf.children(from: iinf.version == 0 ? 6 : 8).compactMap { entry in
             let infe = entry.body, idSize = infe.version == 2 ? 2 : 4
             guard entry.type == "infe", infe.version >= 2, let id = infe.number(at: 4, size: idSize),
@@ -56,7 +56,7 @@ public struct HEIFItems {
 
     /// The items with a reference of `type` to `item`: `cdsc` (content describes), `thmb` (a
     /// thumbnail of).
-    static func items(referencing item: Int, as type: String, _ iref: BoxBytes) -> [Int] {
+    static func items(referencing item: Int, as type: String, _ iref: ISOBoxContent) -> [Int] {
         let idSize = iref.version == 0 ? 2 : 4
         return iref.children(from: 4).compactMap { reference in
             guard reference.type == type, let from = reference.body.number(at: 0, size: idSize),
@@ -67,7 +67,7 @@ public struct HEIFItems {
     }
 
     /// The size `item` is shown at, from the properties `ipma` associates with it in `ipco`.
-    static func shownSize(of item: Int, _ iprp: BoxBytes) -> PixelSize? {
+    static func shownSize(of item: Int, _ iprp: ISOBoxContent) -> PixelSize? {
         let children = iprp.children(from: 0)
         guard let properties = children.first(where: { $0.type == "ipco" })?.body.children(from: 0),
               let ipma = children.first(where: { $0.type == "ipma" })?.body, let count = ipma.number(at: 4, size: 4) else { return nil }
@@ -107,7 +107,7 @@ public struct HEIFItems {
 
     /// The data of `item` as `iloc` locates it: extents in the file (construction method 0) or in
     /// `idat` (1), concatenated.
-    static func data(of item: Int, _ iloc: BoxBytes, idat: BoxBytes?, file: FileDescriptor) -> [UInt8]? {
+    static func data(of item: Int, _ iloc: ISOBoxContent, idat: ISOBoxContent?, file: FileDescriptor) -> [UInt8]? {
         let version = iloc.version
         guard let sizes = iloc.number(at: 4, size: 2), version <= 2 else { return nil }
         let offsetSize = sizes >> 12, lengthSize = sizes >> 8 & 0xF, baseSize = sizes >> 4 & 0xF
@@ -157,10 +157,10 @@ struct HEIFMeta {
     let bytes: [UInt8]
     let offset: Int64
     /// Its child boxes (pitm, iinf, iref, iprp, iloc, idat, ...).
-    let boxes: [(type: String, body: BoxBytes)]
+    let boxes: [(type: String, body: ISOBoxContent)]
     /// The primary item's id, and the `pitm` box that gives it.
     let primary: Int
-    let pitm: BoxBytes
+    let pitm: ISOBoxContent
 
     static let maxBytes = 16 << 20
 
@@ -171,15 +171,15 @@ struct HEIFMeta {
                 found = ISOBaseMediaFile.read(box, from: file, limit: Self.maxBytes).map { ($0, box.offset) }
             }
         }
-        guard let found, let boxes = BoxBytes(found.bytes[...]).children(from: 0).first?.body.children(from: 4) else { return nil }
+        guard let found, let boxes = ISOBoxContent(found.bytes[...]).children(from: 0).first?.body.children(from: 4) else { return nil }
         (bytes, offset, self.boxes) = (found.bytes, found.offset, boxes)
         guard let pitm = boxes.first(where: { $0.type == "pitm" })?.body,
               let primary = pitm.number(at: 4, size: pitm.version == 0 ? 2 : 4) else { return nil }
         (self.pitm, self.primary) = (pitm, primary)
     }
 
-    func box(_ type: String) -> BoxBytes? { boxes.first { $0.type == type }?.body }
+    func box(_ type: String) -> ISOBoxContent? { boxes.first { $0.type == type }?.body }
 
     /// Where `body` (a part of this box) starts in the file.
-    func fileOffset(of body: BoxBytes) -> Int64 { offset + Int64(body.bytes.startIndex) }
+    func fileOffset(of body: ISOBoxContent) -> Int64 { offset + Int64(body.bytes.startIndex) }
 }

@@ -26,7 +26,7 @@ public struct HEIFThumbnailItem: Sendable {
 
     /// Where the type of the box whose content is `body` lies in the file (its header is 8 bytes,
     /// or 16 with a 64-bit size).
-    private static func typeOffset(of body: BoxBytes, in meta: HEIFMeta) -> Int64? {
+    private static func typeOffset(of body: ISOBoxContent, in meta: HEIFMeta) -> Int64? {
         let start = body.bytes.startIndex
         return [start - 4, start - 12].first { $0 >= 0 && meta.bytes[$0..<$0 + 4].elementsEqual("iref".utf8) }
             .map { meta.offset + Int64($0) }

@@ -10,8 +10,11 @@ public enum ISOBaseMediaFile {
         /// The box's first 32 bytes (fewer at the end of the file).
         public var header: [UInt8]
 
-        /// Where its children start (containers such as moov, trak and mdia hold only boxes).
-        var contentOffset: Int64 { offset + (ByteOrder.bigEndian.integer(header, at: 0, count: 4) == 1 ? 16 : 8) }
+        /// The header's length: 8, or 16 with a 64-bit size.
+        public var headerLength: Int
+
+        /// Where its content starts (containers such as moov, trak and mdia hold only boxes).
+        public var contentOffset: Int64 { offset + Int64(headerLength) }
     }
 
     /// Calls `visit` with each top-level box (ftyp, meta or moov, a few uuid, free, mdat), at most 64.
@@ -24,13 +27,10 @@ public enum ISOBaseMediaFile {
     static func walkBoxes(of file: FileDescriptor, from start: Int64, to end: Int64, _ visit: (Box) -> Void) {
         var offset = start
         for _ in 0..<64 {
-            guard offset + 8 <= end, let header = try? file.read(upTo: 32, at: offset), header.count >= 8 else { break }
-            var boxSize = Int64(ByteOrder.bigEndian.integer(header, at: 0, count: 4))
-            if boxSize == 1, header.count >= 16 { boxSize = Int64(ByteOrder.bigEndian.integer(header, at: 8, count: 8)) }
-            if boxSize == 0 { boxSize = end - offset }
-            guard boxSize >= 8, boxSize <= end - offset else { break }
-            visit(Box(type: String(decoding: header[4..<8], as: UTF8.self), offset: offset, size: boxSize, header: header))
-            offset += boxSize
+            guard offset + 8 <= end, let header = try? file.read(upTo: 32, at: offset),
+                  let box = ISOBoxHeader(header, room: end - offset) else { break }
+            visit(Box(type: box.type, offset: offset, size: box.size, header: header, headerLength: box.length))
+            offset += box.size
         }
     }
 

@@ -81,6 +81,34 @@ public struct TIFFStructure {
     /// UNDEFINED, SSHORT, SLONG, SRATIONAL, FLOAT, DOUBLE, IFD.
     static let unitBytes: [Int: Int] = [1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 6: 1, 7: 1, 8: 2, 9: 4, 10: 8, 11: 4, 12: 8, 13: 4]
 
+    /// The tag of the SubIFDs list (TIFF/EP, DNG): the full-size image and previews of a RAW.
+    public static let subIFDsTag = 0x014A
+
+    /// Which IFDs a walk follows by their next-IFD offsets.
+    public enum Chain {
+        /// Every IFD's next: the whole chain of each.
+        case every
+        /// IFD0's only: IFD1, the thumbnail's.
+        case ofFirst
+    }
+
+    /// The one walk of a structure's IFDs: IFD0, the SubIFDs of each IFD reached and the next
+    /// IFDs `chain` says, breadth first. Each offset is tried once (a loop ends there) and at
+    /// most `limit` are tried. `visit` gets each IFD read whole, with its offset, and returns
+    /// false to stop.
+    public func walkDirectories(limit: Int, chain: Chain, _ visit: (_ offset: Int64, _ entries: [Entry]) -> Bool) {
+        var queue = [firstIFD], next = 0
+        var tried: Set<Int64> = []
+        while next < queue.count, tried.count < limit {
+            let offset = queue[next]
+            next += 1
+            guard tried.insert(offset).inserted, let (entries, following) = directory(at: offset) else { continue }
+            guard visit(offset, entries) else { return }
+            for entry in entries where entry.tag == Self.subIFDsTag { queue += offsets(in: entry) }
+            if chain == .every || offset == firstIFD, following != 0 { queue.append(following) }
+        }
+    }
+
     /// The offsets of the IFDs an entry points to (a SubIFDs list), at most 16.
     public func offsets(in entry: Entry) -> [Int64] {
         guard entry.type == 4 || entry.type == 13, entry.count <= 16, let value = value(of: entry) else { return [] }

@@ -60,23 +60,15 @@ struct EmbeddedMetadata {
 }
 
 extension EmbeddedMetadata {
-    /// What the reader of `format` finds (RAWs told apart by their signature: RAF's, CR3's
-    /// `ftyp`, else a TIFF structure's).
+    /// The metadata reader of each photo format, registered under it here, where the readers are;
+    /// a video's metadata is its container's, FFmpeg's to read (`VideoProperties`).
+    static let readers: [SourceFormat: @Sendable (FileDescriptor) -> EmbeddedMetadata] = [
+        .jpeg: { jpeg($0) }, .heif: { heif($0) }, .avif: { heif($0) }, .png: { png($0) }, .webp: { webp($0) },
+        .gif: { gif($0) }, .tiff: { tiff($0) }, .raw: { raw($0) },
+    ]
+
+    /// What the reader of `format` finds (nothing for a format without one).
     static func read(_ file: FileDescriptor, _ format: SourceFormat) -> EmbeddedMetadata {
-        switch format {
-        case .jpeg: return jpeg(file)
-        case .heif, .avif: return heif(file)
-        case .png: return png(file)
-        case .webp: return webp(file)
-        case .gif: return gif(file)
-        case .tiff: return tiff(file)
-        case .raw:
-            guard let head = try? file.read(upTo: 16, at: 0), head.count == 16 else { return EmbeddedMetadata() }
-            if head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) { return raf(file) }
-            if Array(head[4..<8]) == Array("ftyp".utf8) { return cr3(file) }
-            return tiff(file)
-        case .quickTime, .mp4, .m4v, .threeGPP, .matroska, .webM, .avi, .mpegTransportStream, .mpegProgramStream:
-            return EmbeddedMetadata()  // a container's metadata is FFmpeg's to read (`VideoProperties`)
-        }
+        readers[format]?(file) ?? EmbeddedMetadata()
     }
 }

@@ -35,8 +35,7 @@ public enum MotionPhoto {
             if let xmp = HEIFItems(file: file).xmpItem { candidates += fromXMP(xmp[...], fileSize: size, end: size) }
             ISOBaseMediaFile.walkTopLevelBoxes(of: file) { box in
                 guard box.type == "mpvd" else { return }
-                let header: Int64 = ByteOrder.bigEndian.integer(box.header, at: 0, count: 4) == 1 ? 16 : 8
-                candidates.append(Video(offset: box.offset + header, length: box.size - header, foundBy: .heifBox))
+                candidates.append(Video(offset: box.contentOffset, length: box.size - Int64(box.headerLength), foundBy: .heifBox))
             }
         }
         return candidates.first { startsWithFileType($0, in: file, fileSize: size) }

@@ -3,6 +3,14 @@ import PhotoSource
 import Posix
 
 extension EmbeddedMetadata {
+    /// Camera RAW, told apart by its signature: RAF's, CR3's `ftyp`, else a TIFF structure's.
+    static func raw(_ file: FileDescriptor) -> EmbeddedMetadata {
+        guard let head = try? file.read(upTo: 16, at: 0), head.count == 16 else { return EmbeddedMetadata() }
+        if head.starts(with: Array("FUJIFILMCCD-RAW".utf8)) { return raf(file) }
+        if Array(head[4..<8]) == Array("ftyp".utf8) { return cr3(file) }
+        return tiff(file)
+    }
+
     /// Canon CR3: `moov`'s CMT1 (IFD0, with the image's size), CMT2 (the EXIF IFD) and CMT4
     /// (the GPS IFD), each a TIFF structure of its own.
     static func cr3(_ file: FileDescriptor) -> EmbeddedMetadata {

@@ -8,7 +8,6 @@ import Containers
 enum TIFFRawMarks {
     static let dngVersion = 0xC612
     static let make = 0x010F
-    static let subIFDs = 0x014A
     static let photometric = 0x0106
     static let compression = 0x0103
     /// Colour filter array (TIFF/EP, DNG) and DNG's linear raw.
@@ -16,40 +15,27 @@ enum TIFFRawMarks {
     /// Compressions only RAW writers use (LibRaw's list): Nikon NEF, Sony ARW, Kodak DCR/KDC,
     /// Pentax PEF, Samsung SRW, Panasonic.
     static let rawCompressions: Set<Int> = [34713, 32767, 65000, 65535, 32769, 32770, 32772, 34316, 262]
-    static let maxEntries = 500
+    /// IFDs looked at, at most (a chain and SubIFDs within the head).
+    static let maxDirectories = 16
 
     /// Whether `head`, a TIFF-signature file's first bytes, shows any of the marks above.
     static func found(in head: [UInt8]) -> Bool {
-        guard head.count >= 8 else { return false }
-        let order: ByteOrder = head[0] == 0x49 ? .littleEndian : .bigEndian
-        var pending = [order.integer(head, at: 4, count: 4)]
-        var visited: Set<Int> = []
-        while let offset = pending.popLast(), visited.count < 16 {
-            guard offset >= 8, offset + 2 <= head.count, visited.insert(offset).inserted else { continue }
-            let count = min(order.integer(head, at: offset, count: 2), maxEntries)
-            var hasMake = false, subIFDOffsets: [Int] = []
-            for index in 0..<count {
-                let entry = offset + 2 + 12 * index
-                guard entry + 12 <= head.count else { break }
-                let tag = order.integer(head, at: entry, count: 2)
-                let type = order.integer(head, at: entry + 2, count: 2)
-                let values = order.integer(head, at: entry + 4, count: 4)
-                let short = type == 3 ? order.integer(head, at: entry + 8, count: 2) : order.integer(head, at: entry + 8, count: 4)
-                switch tag {
-                case dngVersion: return true
-                case photometric where sensorPhotometrics.contains(short): return true
-                case compression where rawCompressions.contains(short): return true
-                case make: hasMake = values > 1
-                case subIFDs where type == 4 || type == 13:
-                    let at = values == 1 ? entry + 8 : order.integer(head, at: entry + 8, count: 4)
-                    subIFDOffsets = (0..<min(values, 8)).map { order.integer(head, at: at + 4 * $0, count: 4) }
-                default: break
+        guard let tiff = TIFFStructure(.bytes(head)) else { return false }
+        var found = false
+        tiff.walkDirectories(limit: maxDirectories, chain: .every) { offset, entries in
+            let marked = entries.contains { entry in
+                switch entry.tag {
+                case dngVersion: true
+                case photometric: tiff.number(of: entry).map(sensorPhotometrics.contains) ?? false
+                case compression: tiff.number(of: entry).map(rawCompressions.contains) ?? false
+                default: false
                 }
             }
-            if offset == order.integer(head, at: 4, count: 4), hasMake, !subIFDOffsets.isEmpty { return true }
-            pending += subIFDOffsets
-            pending.append(order.integer(head, at: offset + 2 + 12 * count, count: 4))
+            let tiffEP = offset == tiff.firstIFD && entries.contains { $0.tag == make && $0.count > 1 }
+                && entries.contains { $0.tag == TIFFStructure.subIFDsTag && !tiff.offsets(in: $0).isEmpty }
+            found = marked || tiffEP
+            return !found
         }
-        return false
+        return found
     }
 }

@@ -33,6 +33,9 @@ public struct RenderLimits: Sendable {
 public struct Renderer: Sendable {
     public var limits: RenderLimits
     public let budget: MemoryBudget
+    /// The formats sniffed, in the registry's order, and the decoder of each photo format among them.
+    var formats = SourceFormat.allCases
+    var decoders = PhotoDecoder.builtIn
 
     public init(limits: RenderLimits = RenderLimits(), budget: MemoryBudget = MemoryBudget(bytes: 512 << 20)) {
         self.limits = limits
@@ -58,7 +61,7 @@ public struct Renderer: Sendable {
         do { head = try file.read(upTo: SourceFormat.headLength, at: 0) } catch { throw RenditionError(.unreadable, path: name, reason: error.description) }
         guard !head.isEmpty else { throw RenditionError(.unrecognised, path: name, reason: "empty file") }
         let fileName = Array(name.utf8.split(separator: UInt8(ascii: "/")).last ?? [])
-        guard let format = SourceFormat.sniff(head, fileName: fileName) else {
+        guard let format = SourceFormat.sniff(head, fileName: fileName, among: formats) else {
             throw RenditionError(.unrecognised, path: name, reason: "not a " + SourceFormat.readableSummary + " file")
         }
         return try render(file, format: format, spec: spec, name: name)
@@ -66,18 +69,13 @@ public struct Renderer: Sendable {
 
     /// Renders the photo open at `file` as a file of `format`: what the scanner sniffed and the
     /// catalog stored for this very version of it (a mount's renders), so it is not sniffed again.
+    /// A video's renditions are poster frames; a photo's are its format's decoder's.
     public func render(_ file: FileDescriptor, format: SourceFormat, spec: RenditionSpec, name: String) throws(RenditionError) -> Rendition {
-        switch format {
-        case .jpeg: return try renderJPEG(file, spec: spec, name: name, orientation: nil)
-        case .png: return try renderPNG(file, spec: spec, name: name)
-        case .webp: return try renderWebP(file, spec: spec, name: name)
-        case .gif: return try renderGIF(file, spec: spec, name: name)
-        case .tiff: return try renderTIFF(file, spec: spec, name: name)
-        case .heif, .avif: return try renderHEIF(file, spec: spec, name: name, format: format == .avif ? "AVIF" : "HEIF")
-        case .raw: return try renderRAW(file, spec: spec, name: name)
-        case .quickTime, .mp4, .m4v, .threeGPP, .matroska, .webM, .avi, .mpegTransportStream, .mpegProgramStream:
-            return try VideoPoster(renderer: self).render(file, spec: spec, name: name)
+        if format.isVideo { return try VideoPoster(renderer: self).render(file, spec: spec, name: name) }
+        guard let decoder = decoders[format] else {
+            throw RenditionError(.unrecognised, path: name, reason: "no decoder for \(format.facts.name) files")
         }
+        return try decoder.render(self, file, spec, name)
     }
 
     // MARK: - formats

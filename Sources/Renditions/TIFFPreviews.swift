@@ -18,16 +18,11 @@ enum TIFFPreviews {
 
     static func find(in file: FileDescriptor) -> Found? {
         guard let size = try? file.status().size, let tiff = TIFFStructure(.file(file, base: 0)) else { return nil }
-        var queue: [Int64] = [tiff.firstIFD]
-        var seen: Set<Int64> = []
         var candidates: [Candidate] = []
         var orientation = Orientation.up
         var iccProfile: [UInt8]?
-        var first = true
-        while let ifd = queue.first, seen.count < 64 {
-            queue.removeFirst()
-            defer { first = false }
-            guard seen.insert(ifd).inserted, let (entries, next) = tiff.directory(at: ifd) else { continue }
+        tiff.walkDirectories(limit: 64, chain: .ofFirst) { offset, entries in
+            let first = offset == tiff.firstIFD
             var compression = 0, jpegOffset = 0, jpegLength = 0, stripOffset = 0, stripLength = 0
             for entry in entries {
                 let value = tiff.number(of: entry) ?? 0
@@ -39,13 +34,12 @@ enum TIFFPreviews {
                 case 0x0202: jpegLength = value
                 case 0x0111 where entry.count == 1: stripOffset = value
                 case 0x0117 where entry.count == 1: stripLength = value
-                case 0x014A: queue += tiff.offsets(in: entry)  // SubIFDs
                 default: break
                 }
             }
             if jpegLength > 0 { candidates.append(Candidate(offset: Int64(jpegOffset), length: jpegLength)) }
             if (compression == 6 || compression == 7), stripLength > 0 { candidates.append(Candidate(offset: Int64(stripOffset), length: stripLength)) }
-            if first { queue.append(next) }  // IFD1 follows IFD0
+            return true
         }
         let valid = candidates.filter { $0.offset > 0 && $0.length > 4 && $0.length <= 64 << 20 && $0.offset + Int64($0.length) <= size }
         return valid.isEmpty ? nil : Found(candidates: valid, orientation: orientation, iccProfile: iccProfile)
