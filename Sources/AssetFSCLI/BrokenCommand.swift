@@ -14,28 +14,14 @@ struct BrokenCommand {
         quoted as 'ls -b' does). -0: raw paths, each line ended by NUL. Give -o cache=FILE if the
         mount was given one.
         """
-    let configuration: Configuration
-    let source: FilePath
-    let nulTerminated: Bool
+    let arguments: ListingArguments
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try SubcommandArguments(arguments, allowedFlags: ["--null"], command: "broken")
-        guard parsed.positional.count == 1 else { throw UsageError(Self.usage) }
-        configuration = try Configuration(options: parsed.options)
-        let argument = parsed.positional[0]
-        if let mount = try? FilePath(argument).resolved(), let entry = MountTable.entry(at: mount.bytes), entry.type == Array("fuse.assetfs".utf8) {
-            source = try MountCommand.checkedSource(FilePath(bytes: entry.source).description)
-        } else {
-            source = try MountCommand.checkedSource(argument)
-        }
-        nulTerminated = parsed.flags.contains("--null")
+        self.arguments = try ListingArguments(arguments, command: "broken", usage: Self.usage, acceptsMountpoint: true)
     }
 
     func run() throws(UsageError) -> Int32 {
-        let realSource = MountCommand.realPath(source)
-        guard (try? FileStatus(path: configuration.catalogPath(for: realSource))) != nil else {
-            throw UsageError("SOURCE '\(source)' has not been mounted (or warmed) yet: nothing was scanned")
-        }
+        let realSource = try arguments.scannedSource(), configuration = arguments.configuration
         // No cache yet: nothing was found broken, and none is made just to say so.
         let cachePath = configuration.cachePath(for: realSource)
         let store = (try? FileStatus(path: cachePath)) == nil ? nil : try? configuration.openStore(for: realSource)
@@ -47,7 +33,7 @@ struct BrokenCommand {
         for asset in fileSystem.brokenAssets() {
             let path = asset.mountPath.bytes
             output += SkippedCommand.escaped(Array(asset.reason.utf8), spaces: false) + [0x09]
-                + (nulTerminated ? path + [0] : SkippedCommand.escaped(path) + [0x0A])
+                + (arguments.nulTerminated ? path + [0] : SkippedCommand.escaped(path) + [0x0A])
         }
         try? FileDescriptor.standardOutput.writeAll(output)
         return 0

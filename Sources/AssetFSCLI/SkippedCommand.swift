@@ -10,16 +10,10 @@ struct SkippedCommand {
         The files of SOURCE a mount does not show, one per line: the reason, a tab, the path
         (quoted as 'ls -b' does: \\n, \\t, \\ , \\\\, \\ooo). -0: raw paths, each line ended by NUL.
         """
-    let configuration: Configuration
-    let source: FilePath
-    let nulTerminated: Bool
+    let arguments: ListingArguments
 
     init(arguments: [String]) throws(UsageError) {
-        let parsed = try SubcommandArguments(arguments, allowedFlags: ["--null"], command: "skipped")
-        guard parsed.positional.count == 1 else { throw UsageError(Self.usage) }
-        configuration = try Configuration(options: parsed.options)
-        source = try MountCommand.checkedSource(parsed.positional[0])
-        nulTerminated = parsed.flags.contains("--null")
+        self.arguments = try ListingArguments(arguments, command: "skipped", usage: Self.usage, acceptsMountpoint: false)
     }
 
     /// `bytes` as `ls -b` (escape) shows them: C escapes for controls, backslash and space, octal
@@ -59,15 +53,12 @@ struct SkippedCommand {
     }
 
     func run() throws(UsageError) -> Int32 {
-        let realSource = MountCommand.realPath(source)
-        guard (try? FileStatus(path: configuration.catalogPath(for: realSource))) != nil else {
-            throw UsageError("SOURCE '\(source)' has not been mounted (or warmed) yet: nothing was scanned")
-        }
+        let realSource = try arguments.scannedSource(), configuration = arguments.configuration
         let catalog = configuration.catalogOpener(for: realSource)()
         var output: [UInt8] = []
         catalog.forEachSkipped { path, reason in
             let full = realSource.appending(path).bytes
-            output += Array(reason.rawValue.utf8) + [0x09] + (nulTerminated ? full + [0] : Self.escaped(full) + [0x0A])
+            output += Array(reason.rawValue.utf8) + [0x09] + (arguments.nulTerminated ? full + [0] : Self.escaped(full) + [0x0A])
             if output.count > 1 << 16 {
                 try? FileDescriptor.standardOutput.writeAll(output)
                 output = []

@@ -1,3 +1,5 @@
+import Posix
+
 /// Arguments of `warm` and `cache`: `-o` lists of assetfs's own options, `--flags`, `--name
 /// VALUE` (or `--name=VALUE`) for the names in `valued`, positionals.
 struct SubcommandArguments {
@@ -36,5 +38,36 @@ struct SubcommandArguments {
                 positional.append(argument)
             }
         }
+    }
+}
+
+/// What the listing commands (`skipped`, `broken`) take: `[-0] [-o OPTIONS] SOURCE`, and where
+/// `acceptsMountpoint`, a MOUNTPOINT standing for the SOURCE it shows (its mount table entry).
+struct ListingArguments {
+    let configuration: Configuration
+    let source: FilePath
+    let nulTerminated: Bool
+
+    init(_ arguments: [String], command: String, usage: String, acceptsMountpoint: Bool) throws(UsageError) {
+        let parsed = try SubcommandArguments(arguments, allowedFlags: ["--null"], command: command)
+        guard parsed.positional.count == 1 else { throw UsageError(usage) }
+        configuration = try Configuration(options: parsed.options)
+        let argument = parsed.positional[0]
+        if acceptsMountpoint, let mount = try? FilePath(argument).resolved(), let entry = MountTable.entry(at: mount.bytes),
+           entry.type == Array("fuse.assetfs".utf8) {
+            source = try MountCommand.checkedSource(FilePath(bytes: entry.source).description)
+        } else {
+            source = try MountCommand.checkedSource(argument)
+        }
+        nulTerminated = parsed.flags.contains("--null")
+    }
+
+    /// SOURCE's real path, once a mount (or `warm`) has scanned it into a catalog.
+    func scannedSource() throws(UsageError) -> FilePath {
+        let realSource = MountCommand.realPath(source)
+        guard (try? FileStatus(path: configuration.catalogPath(for: realSource))) != nil else {
+            throw UsageError("SOURCE '\(source)' has not been mounted (or warmed) yet: nothing was scanned")
+        }
+        return realSource
     }
 }
