@@ -3,29 +3,32 @@ import Video
 
 /// HDR to SDR for renditions whose transfer is PQ (SMPTE ST 2084) or HLG (ARIB STD-B67): HEIF and
 /// AVIF photos by their nclx box, video posters by their stream. Read as if SDR, such a picture
-/// looks dull and dark. Instead its signal is turned into display light, scaled from HDR reference
-/// white (203 cd/m², ITU-R BT.2408) as SDR white, so that mid-tones keep their SDR level. Light
-/// above a knee (half of reference white, which comes out at 0.77 of SDR white) is rolled off
-/// smoothly up to the assumed 1000 cd/m² mastering peak, so that few pixels clip.
+/// looks dull and dark. Instead its signal is turned into display light, scaled so that 160 cd/m²
+/// is SDR white (`sdrWhiteLight`). Light above a knee (half of that) is rolled off smoothly up to
+/// the assumed 1000 cd/m² mastering peak, so that few pixels clip.
 /// The roll-off is applied to a pixel's brightest channel and the same factor to all three, as
 /// FFmpeg's tonemap and libplacebo do, so that colours keep their hue; rolled off channel by
 /// channel, an HLG chart's orange came out yellow and a third of its pixels clipped.
 extension HDRTransfer {
-    /// cd/m² of HDR reference (diffuse) white.
-    static let referenceWhite = 203.0
+    /// cd/m² of HDR light shown as SDR white, before the roll-off. Below BT.2408's HDR reference
+    /// white (203 cd/m²), which left PQ posters 15 % darker than the same frames through ffmpeg's
+    /// usual chain (zscale, npl=100, Möbius): at 160 the shared HDR clips' mean luma is within 10 %
+    /// of it at 1920 px (HLG -5 %, Dolby Vision -5 %, PQ -10 %), and reference white comes out at
+    /// 0.82 of SDR white.
+    static let sdrWhiteLight = 160.0
     /// The brightest light kept apart from white: the usual mastering peak of HDR photos.
     static let peak = 1000.0
     /// Below this (SDR linear light) nothing is changed; above it, up to `peak`, it is compressed.
     static let knee = 0.5
     /// The peak relative to reference white: where the roll-off reaches SDR white.
-    static let top = peak / referenceWhite
+    static let top = peak / sdrWhiteLight
     /// HLG's system gamma on a 1000 cd/m² display (BT.2100).
     static let hlgSystemGamma = 1.2
 
     /// Display light in cd/m² of a grey (equal channels) of signal 0...1.
     func displayLight(_ signal: Double) -> Double {
         switch self {
-        case .pq: Self.referenceWhite * channelLight(signal)
+        case .pq: Self.sdrWhiteLight * channelLight(signal)
         case .hlg: Self.peak * pow(channelLight(signal), Self.hlgSystemGamma)
         }
     }
@@ -40,7 +43,7 @@ extension HDRTransfer {
             let m1 = 2610.0 / 16384, m2 = 2523.0 / 4096 * 128
             let c1 = 3424.0 / 4096, c2 = 2413.0 / 4096 * 32, c3 = 2392.0 / 4096 * 32
             let p = pow(e, 1 / m2)
-            return 10000 * pow(max(p - c1, 0) / (c2 - c3 * p), 1 / m1) / Self.referenceWhite
+            return 10000 * pow(max(p - c1, 0) / (c2 - c3 * p), 1 / m1) / Self.sdrWhiteLight
         case .hlg:
             let a = 0.17883277, b = 1 - 4 * a, c = 0.5 - a * log(4 * a)
             return e <= 0.5 ? e * e / 3 : (exp((e - c) / a) + b) / 12
@@ -49,7 +52,7 @@ extension HDRTransfer {
 
     /// SDR linear light (0...1, 1 = SDR white) of a grey of signal 0...1.
     func sdrLight(_ signal: Double) -> Double {
-        Self.rollOff(displayLight(signal) / Self.referenceWhite)
+        Self.rollOff(displayLight(signal) / Self.sdrWhiteLight)
     }
 
     /// Light relative to reference white, compressed above the knee so that the peak is SDR white.

@@ -55,8 +55,9 @@ import Posix
         ("formats/cheers_1440x960.heic", 1920, "75dace5b1d44cecccade1ad784d2a11eb905f4d6b642d12d879fe355c2cc679e"),
         // Adobe RGB said by EXIF only (colour space uncalibrated, DCF "R03"), converted since issue 18.
         ("cameras/Olympus_PEN_E-P3.jpg", 256, "5cc55cc2a9db4c696346d1f44fc7573064dc0e9feffd07af751c11addb486e1c"),
-        // HDR (PQ) tone-mapped to SDR, pinned again when the roll-off moved to the brightest channel.
-        ("formats/hdr_pq_10bit_p3.avif", 256, heifPinned(["1.19": "cf92847cece5ce448a699db72c149d3c3ffed6b3c8e5c0549188614faedfab13"])),
+        // HDR (PQ) tone-mapped to SDR, pinned again when the roll-off moved to the brightest channel,
+        // and when 160 cd/m² became SDR white.
+        ("formats/hdr_pq_10bit_p3.avif", 256, heifPinned(["1.19": "fd6e33b981d8c7893ca68c2d6a13a94ae49b9f42e6abfab9637f0a976d0d46f2"])),
     ]
 
     /// The pin for the libheif this process loads (major.minor), or a note that none is pinned

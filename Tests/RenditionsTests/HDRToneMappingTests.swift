@@ -23,16 +23,16 @@ import Testing
         #expect(HDRTransfer.hlg.displayLight(0) == 0)
     }
 
-    /// Mid-tones keep their SDR level, reference white comes out at about 0.77 of SDR white (the
-    /// roll-off starts at half of it), the peak reaches SDR white, and the curve never falls (no
-    /// band of the picture is inverted).
+    /// Mid-tones keep their SDR level, BT.2408's reference white (203 cd/m²) comes out at about
+    /// 0.82 of SDR white (the roll-off starts at 80 cd/m²), the peak reaches SDR white, and the
+    /// curve never falls (no band of the picture is inverted).
     @Test func theCurveKeepsMidTonesAndRollsOffHighlights() {
         for transfer in [HDRTransfer.pq, .hlg] {
             let grey = transfer == .pq ? 0.4236 : 0.38  // about 18 % of reference white
-            let greyLight = transfer.displayLight(grey) / HDRTransfer.referenceWhite
+            let greyLight = transfer.displayLight(grey) / HDRTransfer.sdrWhiteLight
             #expect(abs(transfer.sdrLight(grey) - greyLight) < 1e-9, "\(transfer): mid-grey unchanged")
             let white = transfer == .pq ? 0.5806 : 0.75
-            #expect((0.74..<0.8).contains(transfer.sdrLight(white)), "\(transfer): reference white \(transfer.sdrLight(white))")
+            #expect((0.8..<0.85).contains(transfer.sdrLight(white)), "\(transfer): reference white \(transfer.sdrLight(white))")
             let curve = (0...4095).map { transfer.sdrLight(Double($0) / 4095) }
             #expect(zip(curve, curve.dropFirst()).allSatisfy { $0 <= $1 }, "\(transfer): monotonic")
             #expect(curve.first == 0)
