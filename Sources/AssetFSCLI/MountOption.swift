@@ -95,8 +95,9 @@ extension MountOption {
         }
     }
 
-    /// A size in bytes, `512M`, `2G`, `1.5G` or `100000`, at least `minimum`.
-    static func size(_ name: String, atLeast minimum: Int64, why: String, _ summary: String, defaultValue: Default? = nil,
+    /// A size in bytes, `512M`, `2G`, `1.5G` or `100000`; at least `minimum` where a smaller one
+    /// cannot work (and `why`).
+    static func size(_ name: String, atLeast minimum: Int64 = 1, why: String = "", _ summary: String, defaultValue: Default? = nil,
                      sets setting: WritableKeyPath<Configuration, Int64> & Sendable) -> MountOption {
         MountOption(name: name, placeholder: "SIZE", summary: summary,
                     defaultValue: defaultValue ?? .value(ByteSize.text(Configuration()[keyPath: setting]))) { configuration, text throws(UsageError) in

@@ -146,7 +146,7 @@ struct CatalogUpgradeTests {
         var version: Int64 = 0, triggers: Int64 = -1
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'photo_added'") { triggers = $0.integer(0) }
-        #expect(version == 7 && triggers == 0)
+        #expect(version == Int64(CatalogStore.schemaVersion) && triggers == 0)
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
         let undated = catalog.store.undatedPhotos(after: 0, limit: 10)
         #expect(undated.count == 2)
