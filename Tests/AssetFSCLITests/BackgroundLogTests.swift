@@ -12,7 +12,7 @@ extension Mounted {
                 let mount = try scratch.mount(options: ["log=\(log)"])  // no -f: the daemon
                 let thumbnail = mount.groups / "Mixed" / "missing-sos" / "thumbnail.jpg"
                 #expect(statErrno(thumbnail) == 0)  // the placeholder; the reason goes to the log
-                let source = scratch.source + "/Mixed/missing-sos.jpg"
+                let source = "Mixed/missing-sos.jpg"  // named inside SOURCE, as user.assetfs.error names it
                 var text = ""
                 let logged = eventually(timeout: 10) {
                     text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
