@@ -125,6 +125,7 @@ struct aheif_decoder {
     char message[256];
     int failure;    /* BRIDGE_FAILURE_* of the last failure */
     int read_errno; /* a failed pread: the file, not its content, is at fault */
+    int past_end;   /* the container sent libheif past the end of the file: the content is at fault */
     struct aheif_rows *rows;
     struct { int64_t offset; uint8_t bytes[8]; size_t length; } edits[4];
     int edit_count;
@@ -156,7 +157,8 @@ static int64_t r_position(void *user) { return ((aheif_decoder *)user)->position
 static int r_read(void *data, size_t size, void *user) {
     aheif_decoder *d = user;
     size_t done = 0;
-    while (done < size && !d->read_errno) {
+    if (d->position + (int64_t)size > d->size) d->past_end = 1;
+    while (done < size && !d->read_errno && d->position + (int64_t)done < d->size) {
         ssize_t n = pread(d->fd, (char *)data + done, size - done, (off_t)(d->position + (int64_t)done));
         if (n < 0 && errno == EINTR) continue;
         if (n < 0) d->read_errno = errno;
@@ -169,9 +171,12 @@ static int r_read(void *data, size_t size, void *user) {
     return 0;
 }
 
+/* A seek past the end succeeds (libheif 1.19 asserts, aborting the process, when a seek fails
+   as it opens a box); what is read there is zeros, and the content is then at fault. */
 static int r_seek(int64_t position, void *user) {
     aheif_decoder *d = user;
-    if (position < 0 || position > d->size) return -1;
+    if (position < 0) return -1;
+    if (position > d->size) d->past_end = 1;
     d->position = position;
     return 0;
 }
@@ -191,6 +196,11 @@ static int fail(aheif_decoder *d, const char *what, struct heif_error e) {
         d->failure = BRIDGE_FAILURE_READ;
         return -1;
     }
+    if (d->past_end) {
+        snprintf(d->message, sizeof d->message, "%s: the container points past the end of the file", what);
+        d->failure = BRIDGE_FAILURE_CORRUPT;
+        return -1;
+    }
     snprintf(d->message, sizeof d->message, "%s: %s", what, e.message ? e.message : "libheif error");
     d->failure = e.subcode == heif_suberror_Security_limit_exceeded ? BRIDGE_FAILURE_TOO_LARGE
         : e.code == heif_error_Memory_allocation_error ? BRIDGE_FAILURE_OUT_OF_MEMORY
@@ -206,9 +216,10 @@ static void release_image(aheif_decoder *d) {
     d->image = NULL;
 }
 
-/* libheif's answer, made an error when a read failed under it (it saw zeros, not the file). */
+/* libheif's answer, made an error when a read failed or went past the end under it (it saw
+   zeros, not the file). */
 static struct heif_error checked(aheif_decoder *d, struct heif_error e) {
-    if (e.code == heif_error_Ok && d->read_errno) e.code = heif_error_Invalid_input;
+    if (e.code == heif_error_Ok && (d->read_errno || d->past_end)) e.code = heif_error_Invalid_input;
     return e;
 }
 
