@@ -83,6 +83,15 @@ struct HDRToneMap {
     /// sRGB's 8-bit code by linear light (0...1) in `steps` + 1 entries.
     private let encoded: [UInt8]
     private static let steps = 4095
+    /// Pixels mapped so far, by their 24-bit value (the mapping is a function of it, and a frame
+    /// repeats its colours): a direct-mapped table, of one render (one thread at a time).
+    private let memo = Memo()
+
+    final class Memo {
+        static let size = 1 << 16
+        var keys = [UInt32](repeating: .max, count: size)
+        var values = [UInt32](repeating: 0, count: size)
+    }
 
     init?(_ transfer: HDRTransfer, red: (Double, Double), green: (Double, Double), blue: (Double, Double), white: (Double, Double)) {
         guard let source = RGBPrimaries(checking: red, green: green, blue: blue, white: white)?.toXYZ,
@@ -115,8 +124,17 @@ struct HDRToneMap {
             hlgGain.withUnsafeBufferPointer { gain in
                 rollOffFactor.withUnsafeBufferPointer { rollOff in
                     encoded.withUnsafeBufferPointer { encoded in
+                      memo.keys.withUnsafeMutableBufferPointer { keys in
+                        memo.values.withUnsafeMutableBufferPointer { values in
                         for i in 0..<count {
                             let p = pixels + i * 3
+                            let key = UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
+                            let slot = Int((key ^ (key >> 8) ^ (key >> 16) &* 0x9E37) & UInt32(Memo.size - 1))
+                            if keys[slot] == key {
+                                let v = values[slot]
+                                (p[0], p[1], p[2]) = (UInt8(truncatingIfNeeded: v >> 16), UInt8(truncatingIfNeeded: v >> 8), UInt8(truncatingIfNeeded: v))
+                                continue
+                            }
                             var r = light[Int(p[0])], g = light[Int(p[1])], b = light[Int(p[2])]
                             if let (lr, lg, lb) = hlgLuminance {
                                 let s = gain[Int(min(max(lr * r + lg * g + lb * b, 0), 1) * steps + 0.5)]
@@ -131,7 +149,11 @@ struct HDRToneMap {
                             p[0] = encoded[Int(min(out.0, 1) * steps + 0.5)]
                             p[1] = encoded[Int(min(out.1, 1) * steps + 0.5)]
                             p[2] = encoded[Int(min(out.2, 1) * steps + 0.5)]
+                            keys[slot] = key
+                            values[slot] = UInt32(p[0]) << 16 | UInt32(p[1]) << 8 | UInt32(p[2])
                         }
+                        }
+                      }
                     }
                 }
             }
