@@ -5,33 +5,15 @@ Reads the meta box only: pitm, iref 'thmb', iloc, iprp (ipco, ipma) for the item
 
     heif-thumbnail-item.py FILE > thumb.hevc     # exit 3: the primary has no HEVC thumbnail item
 """
-import struct
+import importlib.util
+import os
 import sys
 
-
-def boxes(data, start, end):
-    """(type, payload start, box end) of each box in data[start:end]."""
-    while start + 8 <= end:
-        size, kind = struct.unpack(">I4s", data[start:start + 8])
-        header = 8
-        if size == 1:
-            size, header = struct.unpack(">Q", data[start + 8:start + 16])[0], 16
-        elif size == 0:
-            size = end - start
-        if size < header:
-            return
-        yield kind.decode("latin-1"), start + header, start + size
-        start += size
-
-
-class Reader:
-    def __init__(self, data, at):
-        self.data, self.at = data, at
-
-    def uint(self, length):
-        value = int.from_bytes(self.data[self.at:self.at + length], "big") if length else 0
-        self.at += length
-        return value
+# The box walk and the big-endian reader are heif-edit.py's, beside this file.
+_spec = importlib.util.spec_from_file_location("heif_edit", os.path.join(os.path.dirname(os.path.abspath(__file__)), "heif-edit.py"))
+_heif_edit = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_heif_edit)
+boxes, Reader = _heif_edit.boxes, _heif_edit.Reader
 
 
 def main(path):
