@@ -4,7 +4,7 @@ import PackageDescription
 /// One executable, `assetfs`. C stays at the edge: system-library targets (CLinux: the Linux calls
 /// glibc does not wrap; CSQLite, CFUSE, CExif) and one small C bridge per decoding library (CJPEG,
 /// whose fatal errors arrive by longjmp; CPNG, CGIF, CWebP, CTIFF, CRaw, CHEIF, CVideo, CLCMS), each
-/// returning a status and a message to Swift.
+/// returning a failure's kind (CBridgeFailure's, which Swift maps) and a message for people.
 ///
 /// Everything is built with checked arithmetic except `RenditionsKernels`: the resampler's
 /// horizontal pass and its rounding to bytes, raw-pointer loops over sizes that checked code in

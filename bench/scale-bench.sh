@@ -16,6 +16,8 @@
 #   SCALE_READERS     parallel `ls -lR` processes in the storm, each over its share of the album's
 #                     asset folders (default 16: many renders asked for at once)
 #   SCALE_THUMBS      new thumbnails fetched during the storm (default 40; one every 0.1 s)
+#   SCALE_COLD        0: no cold rows even as root (drop_caches empties every process's page cache:
+#                     on a machine shared with builds, only the warm rows compare)
 #   BENCH_SKIP_BUILD  1: use the binary already built instead of running `swift build -c release`
 #   BENCH_SCRATCH     the build folder (default bench/out/build)
 #   BENCH_STRICT      1: exit 1 when a target is missed (default: report only)
@@ -27,7 +29,7 @@
 # open every file and read its first 2 bytes), compiled here with gcc.
 #
 # What is measured, in this order ("cold": `sync; echo 3 > /proc/sys/vm/drop_caches` right before,
-# as root; not root, cold rows say n/a). Every mount is `assetfs -f -o cache=FILE SOURCE MNT` in the
+# as root; not root or SCALE_COLD=0, cold rows say n/a). Every mount is `assetfs -f -o cache=FILE SOURCE MNT` in the
 # background, its time taken from the command's start until `ls MNT/groups` lists every album:
 #   floor        walk mode 1 and 2, cold then warm (warm: median of 3); `find SOURCE | wc -l`;
 #                `ls -f` / `ls -l` of SOURCE and of SOURCE/album-big
@@ -126,7 +128,7 @@ ratio() { if isnum "$1" && isnum "$2" && awk -v b="$2" 'BEGIN { exit !(b > 0) }'
 max_of() { printf '%s\n' "$@" | { grep -E '^[0-9]+$' || true; } | sort -n | tail -1; }
 
 COLD=0
-if [[ $(id -u) == 0 ]] && [[ -w /proc/sys/vm/drop_caches ]]; then COLD=1; fi
+if [[ ${SCALE_COLD:-1} == 1 && $(id -u) == 0 ]] && [[ -w /proc/sys/vm/drop_caches ]]; then COLD=1; fi
 drop_caches() {
     ((COLD)) || return 0
     sync
