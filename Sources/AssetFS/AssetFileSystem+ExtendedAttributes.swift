@@ -9,45 +9,45 @@ import Posix
 /// source path, why it is broken or shown from a preview (if it is), and its photo's properties.
 extension AssetFileSystem {
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
-        (try? request { .success(attributeNames(inode, as: caller)) }.get()) ?? []
+        (try? request { .success(attributeNames(inode, as: caller, in: $0)) }.get()) ?? []
     }
 
-    private func attributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
-        guard let node = try? resolve(inode, as: caller).get() else { return [] }
+    private func attributeNames(_ inode: UInt64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> [[UInt8]] {
+        guard let node = try? resolve(inode, as: caller, in: catalog).get() else { return [] }
         if node == .root { return [MountLayout.statsAttribute, MountLayout.sizesAttribute] }
-        guard node.isAssetFolder, let row = tree.photo(for: node) else { return [] }
-        let properties = properties(of: row)
+        guard node.isAssetFolder, let row = tree.photo(for: node, in: catalog) else { return [] }
+        let properties = properties(of: row, in: catalog)
         return [MountLayout.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
             + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
     }
 
     public func extendedAttribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
-        request { attribute(inode, name: name, as: caller) }
+        request { attribute(inode, name: name, as: caller, in: $0) }
     }
 
-    private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
-        let resolved = resolve(inode, as: caller)
+    private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Result<[UInt8], Errno> {
+        let resolved = resolve(inode, as: caller, in: catalog)
         if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
         guard let node = try? resolved.get() else { return .failure(.notFound) }
         switch name {
         case MountLayout.statsAttribute where node == .root:
-            return .success(Array(statisticsJSON().utf8))
+            return .success(Array(statisticsJSON(in: catalog).utf8))
         case MountLayout.sizesAttribute where node == .root:
             return .success(Array(options.sizes.description.utf8))
         case _ where !node.isAssetFolder:
             return .failure(.noAttribute)
         case MountLayout.sourceAttribute:
-            return tree.photo(for: node).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
+            return tree.photo(for: node, in: catalog).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
         case MountLayout.errorAttribute:
-            return tree.photo(for: node).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
+            return tree.photo(for: node, in: catalog).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         default:
             guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
-            guard let row = tree.photo(for: node) else { return .failure(.notFound) }
-            return attribute.value(properties(of: row)).map { .success($0) } ?? .failure(.noAttribute)
+            guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
+            return attribute.value(properties(of: row, in: catalog)).map { .success($0) } ?? .failure(.noAttribute)
         }
     }
 
-    public func statisticsJSON() -> String {
+    public func statisticsJSON(in catalog: borrowing CatalogSnapshot) -> String {
         let counts = catalog.counts
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
         let dates = catalog.dateCounts()
@@ -57,7 +57,7 @@ extension AssetFileSystem {
             ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
             ("renders", statistics.renders.load(ordering: .relaxed)),
             ("render_failures", statistics.renderFailures.load(ordering: .relaxed)),
-            ("broken", brokenAssets().count),
+            ("broken", brokenAssets(in: catalog).count),
             ("cache_hits", statistics.cacheHits.load(ordering: .relaxed)),
             ("cache_misses", statistics.cacheMisses.load(ordering: .relaxed)),
             ("cache_bytes", Int(cacheBytes)),

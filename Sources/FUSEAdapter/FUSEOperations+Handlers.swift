@@ -45,7 +45,7 @@ extension FUSEOperations {
         case [0x2E]:  // "." of any inode, file or folder, of this tree or (a file) the one before
             replyEntry(request, of: UInt64(parent))
         case [0x2E, 0x2E]:
-            switch fileSystem.parent(of: UInt64(parent)) {
+            switch fileSystem.request({ fileSystem.parent(of: UInt64(parent), in: $0) }) {
             case .failure(let error): request.reply(error: error)
             case .success(let folder): replyEntry(request, of: folder)
             }

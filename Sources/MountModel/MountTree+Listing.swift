@@ -3,7 +3,7 @@ import Catalog
 extension MountTree {
     /// Up to `limit` entries of folder `node` after `cookie` (0: from the start), in a stable order:
     /// a page of a big folder costs a page, not the folder. Nil for a file.
-    public func entries(of node: Node, after cookie: Int64, limit: Int) -> [Entry]? {
+    public func entries(of node: Node, after cookie: Int64, limit: Int, in catalog: borrowing CatalogSnapshot) -> [Entry]? {
         switch node {
         case .root:
             return topEntries.filter { $0.cookie > cookie }
@@ -24,12 +24,12 @@ extension MountTree {
                       cookie: $0.id)
             }
         case .viewTop(let view):
-            return viewEntries(of: .top(view), after: cookie, limit: limit)
+            return viewEntries(of: .top(view), after: cookie, limit: limit, in: catalog)
         case .viewFolder(let id):
-            return viewEntries(of: .folder(id), after: cookie, limit: limit)
+            return viewEntries(of: .folder(id), after: cookie, limit: limit, in: catalog)
         case .asset, .member:
-            guard let row = photo(for: node) else { return [] }
-            return files(of: row).enumerated().map { index, file in
+            guard let row = photo(for: node, in: catalog) else { return [] }
+            return files(of: row, in: catalog).enumerated().map { index, file in
                 Entry(name: file.name, node: .file(photo: row.id, kind: file.kind, version: Node.shownVersion(row.version)), cookie: Int64(index + 1))
             }.filter { $0.cookie > cookie }
         case .poster, .file, .viewFile:
@@ -47,13 +47,13 @@ extension MountTree {
         return ([Entry(name: MountLayout.groups, node: .groups, cookie: 1)] + sizeViews + shownViews).sorted { $0.cookie < $1.cookie }
     }
 
-    private func viewEntries(of folder: CatalogStore.ViewParent, after cookie: Int64, limit: Int) -> [Entry] {
+    private func viewEntries(of folder: CatalogStore.ViewParent, after cookie: Int64, limit: Int, in catalog: borrowing CatalogSnapshot) -> [Entry] {
         catalog.viewEntries(of: folder, after: cookie, limit: limit).map { Entry(name: $0.name, node: Self.node($0), cookie: $0.cookie) }
     }
 
     /// The files of a photo's asset folder, in listing order: the sizes, the original, and
     /// `motion.mp4` or `motion.mov` only once its properties say it has a motion.
-    public func files(of row: CatalogStore.PhotoRow) -> [(kind: FileKind, name: [UInt8])] {
+    public func files(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> [(kind: FileKind, name: [UInt8])] {
         sizes.all.map { (FileKind.rendition(size: $0.slot), $0.fileName) } + [(.original, row.photo.originalFileName)]
             + (catalog.motion(of: row).map { [(.motion, MountLayout.motionName($0))] } ?? [])
     }

@@ -5,15 +5,14 @@ import PhotoSource
 /// view per size (`thumbnails/<album>/<asset>.jpg`, `fullscreen/…`, any named size's) of the same
 /// files, and the views (`dates/<YYYY>/<YYYY-MM-DD>/<asset>/`, `tags/…`: `CatalogView`) whose
 /// member asset folders hold the same files. Every name is resolved here and only here; the
-/// catalog answers with rows.
+/// catalog answers with rows, read through the snapshot each function is given (`in catalog`):
+/// the caller decides which reads share one state.
 public struct MountTree: Sendable {
-    public let catalog: CatalogStore
     public let sizes: RenditionSizes
     /// The views shown (`-o views=`).
     public let views: Set<CatalogView>
 
-    public init(catalog: CatalogStore, sizes: RenditionSizes, views: Set<CatalogView> = Set(CatalogView.allCases)) {
-        self.catalog = catalog
+    public init(sizes: RenditionSizes, views: Set<CatalogView> = Set(CatalogView.allCases)) {
         self.sizes = sizes
         self.views = views
     }
@@ -27,7 +26,7 @@ public struct MountTree: Sendable {
 
     /// The node an inode number names, if it still exists. A file of a photo's earlier version
     /// resolves while that version is remembered (`retiredPhoto`).
-    public func node(forInode inode: UInt64) -> Node? {
+    public func node(forInode inode: UInt64, in catalog: borrowing CatalogSnapshot) -> Node? {
         guard let node = Node(inode: inode), shows(node) else { return nil }
         switch node {
         case .root, .groups, .view: return node
@@ -55,7 +54,7 @@ public struct MountTree: Sendable {
     }
 
     /// The photo a file or asset folder shows: its current row, or the remembered row of an earlier version.
-    public func photo(for node: Node) -> CatalogStore.PhotoRow? {
+    public func photo(for node: Node, in catalog: borrowing CatalogSnapshot) -> CatalogStore.PhotoRow? {
         switch node.canonical {
         case .asset(let id): return catalog.photo(id)
         case .member(let id): return catalog.viewMember(id)?.photo
@@ -68,7 +67,7 @@ public struct MountTree: Sendable {
 
     /// The folder that holds folder `node` (the root holds itself); nil for a file, whose parent
     /// is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
-    public func parent(of node: Node) -> Node? {
+    public func parent(of node: Node, in catalog: borrowing CatalogSnapshot) -> Node? {
         switch node {
         case .root, .groups, .view, .viewTop: return .root
         case .viewFolder(let id): return catalog.viewFolder(id).map { $0.parent == 0 ? .viewTop($0.view) : .viewFolder($0.parent) }
@@ -81,7 +80,7 @@ public struct MountTree: Sendable {
     }
 
     /// The child called `name` of folder `parent`.
-    public func child(of parent: Node, named name: [UInt8]) -> Node? {
+    public func child(of parent: Node, named name: [UInt8], in catalog: borrowing CatalogSnapshot) -> Node? {
         switch parent {
         case .root:
             if name == MountLayout.groups { return .groups }
@@ -103,7 +102,7 @@ public struct MountTree: Sendable {
         case .viewFolder(let id):
             return catalog.viewEntry(in: .folder(id), named: name).map(Self.node)
         case .asset, .member:
-            guard let row = photo(for: parent) else { return nil }
+            guard let row = photo(for: parent, in: catalog) else { return nil }
             let id = row.id
             let version = Node.shownVersion(row.version)
             if let size = sizes.size(fileNamed: name) { return .file(photo: id, kind: .rendition(size: size.slot), version: version) }

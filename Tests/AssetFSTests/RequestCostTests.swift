@@ -45,9 +45,9 @@ import Testing
         // As READDIRPLUS does: the page, then each entry's attributes, in one request.
         var described = 0
         let used = Self.statements(fs) {
-            _ = fs.request { () -> Result<Int, Errno> in
-                fs.list(album, after: 0, limit: 100, as: .ofThisProcess).map { entries in
-                    described = entries.compactMap { fs.attributesWithoutRendering($0.inode, as: .ofThisProcess) }.count
+            _ = fs.request(preparing: album) { (catalog) -> Result<Int, Errno> in
+                fs.list(album, after: 0, limit: 100, as: .ofThisProcess, in: catalog).map { entries in
+                    described = entries.compactMap { fs.attributesWithoutRendering($0.inode, as: .ofThisProcess, in: catalog) }.count
                     return entries.count
                 }
             }
@@ -87,9 +87,10 @@ import Testing
                                "Album/clip.mp4": "video/hevc_small.mp4"])
         let fs = try fixture.fileSystem()
         fs.readPendingProperties()
-        let album = try #require(fs.catalog.album(named: Array("Album".utf8)))
-        let batch = fs.catalog.photos(inFolder: album.id, after: 0, limit: 10).compactMap { row in
-            fs.catalog.properties(ofPhoto: row.id).map { read in
+        let album = try #require(fs.catalog.read { $0.album(named: Array("Album".utf8)) })
+        let rows = fs.catalog.read { $0.photos(inFolder: album.id, after: 0, limit: 10) }
+        let batch = rows.compactMap { row in
+            fs.catalog.read { $0.properties(ofPhoto: row.id) }.map { read in
                 var properties = read
                 (properties.rating, properties.keywords, properties.people) = (5, [["Travel", "Norway"]], ["Anna"])
                 properties.place = Place(country: "Norway", region: "Vestland", city: "Bergen")
@@ -122,9 +123,9 @@ import Testing
                 try fs.catalog.markComplete()
                 var described = 0
                 let used = Self.statements(fs) {
-                    _ = fs.request { () -> Result<Int, Errno> in
-                        fs.list(folder, after: 0, limit: 100, as: .ofThisProcess).map { entries in
-                            described = entries.compactMap { fs.attributesWithoutRendering($0.inode, as: .ofThisProcess) }.count
+                    _ = fs.request(preparing: folder) { (catalog) -> Result<Int, Errno> in
+                        fs.list(folder, after: 0, limit: 100, as: .ofThisProcess, in: catalog).map { entries in
+                            described = entries.compactMap { fs.attributesWithoutRendering($0.inode, as: .ofThisProcess, in: catalog) }.count
                             return entries.count
                         }
                     }

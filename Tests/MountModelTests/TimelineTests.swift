@@ -10,7 +10,7 @@ extension ScratchCatalog {
     /// Records properties for every photo not yet dated, each on the day `days` gives by file name.
     @discardableResult
     func date(_ days: [String: Int], source: DateSource = .exifOriginal) throws -> [Invalidation] {
-        let pending = store.undatedPhotos(after: 0, limit: 10_000)
+        let pending = store.read { $0.undatedPhotos(after: 0, limit: 10_000) }
         let batch = pending.compactMap { row -> (photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)? in
             guard let day = days[text(row.photo.fileName)] else { return nil }
             return (row, CatalogStore.Properties(date: "\(day)", dateSource: source, day: day, width: 4, height: 3, mediaType: "image/jpeg"))
@@ -24,7 +24,7 @@ extension ScratchCatalog {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
         try catalog.apply("B", ["IMG_1.jpg", "x.jpg"])
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).count == 4)
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.count == 4)
         #expect(catalog.names(.viewTop(.dates)).isEmpty)
         // Dated one by one, as the background reader would: A's IMG_1 first.
         let invalidations = try catalog.date(["IMG_1.jpg": 20240115, "IMG_2.jpg": 20240115, "x.jpg": 20231231])
@@ -32,22 +32,22 @@ extension ScratchCatalog {
         let day = try #require(catalog.node("dates/2024/2024-01-15"))
         #expect(invalidations.contains(.inode(Node.viewTop(.dates).inode)))
         #expect(invalidations.contains(.entry(parent: year.inode, name: Array("2024-01-15".utf8))))
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).isEmpty)
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.isEmpty)
         #expect(catalog.names(.viewTop(.dates)).sorted() == ["2023", "2024"], "in the order they were made")
         #expect(catalog.names(year) == ["2024-01-15"])
         #expect(catalog.names(day) == ["IMG_1", "IMG_2", "IMG_1 (2)"])
         let b1 = try #require(catalog.node("dates/2024/2024-01-15/IMG_1 (2)"))
-        #expect(catalog.tree.parent(of: b1) == day && catalog.tree.parent(of: day) == year && catalog.tree.parent(of: year) == .viewTop(.dates))
-        #expect(catalog.tree.photo(for: b1)?.photo.relativePath == FilePath("B/IMG_1.jpg"))
+        #expect(catalog.parent(b1) == day && catalog.parent(day) == year && catalog.parent(year) == .viewTop(.dates))
+        #expect(catalog.photo(b1)?.photo.relativePath == FilePath("B/IMG_1.jpg"))
         #expect(catalog.names(b1) == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
         // The files are the asset folder's own.
         #expect(catalog.node("dates/2024/2024-01-15/IMG_1 (2)/original.jpg") == catalog.node("groups/B/IMG_1/original.jpg"))
-        #expect(catalog.tree.node(forInode: b1.inode) == b1)
+        #expect(catalog.node(forInode: b1.inode) == b1)
         #expect(catalog.node("dates/2024/2024-1-15") == nil && catalog.node("dates/24") == nil)
         // Link counts from the rows: 2 + subfolders + members.
         guard case .viewFolder(let dayID) = day, case .viewFolder(let yearID) = year else { Issue.record("\(day) \(year)"); return }
-        #expect(catalog.store.viewFolder(dayID).map { ($0.folders, $0.members) } ?? (-1, -1) == (0, 3))
-        #expect(catalog.store.viewFolder(yearID).map { ($0.folders, $0.members) } ?? (-1, -1) == (1, 0))
+        #expect(catalog.viewFolder(dayID).map { ($0.folders, $0.members) } ?? (-1, -1) == (0, 3))
+        #expect(catalog.viewFolder(yearID).map { ($0.folders, $0.members) } ?? (-1, -1) == (1, 0))
 
         // A's IMG_1 goes: B's keeps its name.
         let gone = try catalog.invalidations(catalog.apply("A", ["IMG_2.jpg"]))
@@ -55,9 +55,9 @@ extension ScratchCatalog {
         #expect(catalog.names(day) == ["IMG_2", "IMG_1 (2)"])
         // Across a reopen, nothing is read again.
         try catalog.reopen()
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).isEmpty)
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.isEmpty)
         #expect(catalog.names(day) == ["IMG_2", "IMG_1 (2)"])
-        let counts = catalog.store.dateCounts()
+        let counts = catalog.store.read { $0.dateCounts() }
         #expect(counts[.exifOriginal] == 3 && counts[.modificationTime] == nil, "three dated by EXIF DateTimeOriginal, none by mtime")
     }
 
@@ -73,7 +73,7 @@ extension ScratchCatalog {
         #expect(names.count == 300 && Set(names).count == 300)
         #expect(names.first == "IMG_0001" && names.last == "IMG_0001 (300)")
         var paged: [String] = [], cookie: Int64 = 0
-        while let page = catalog.tree.entries(of: day, after: cookie, limit: 64), let last = page.last {
+        while let page = catalog.store.read({ catalog.tree.entries(of: day, after: cookie, limit: 64, in: $0) }), let last = page.last {
             paged += page.map { text($0.name) }
             cookie = last.cookie
         }
@@ -84,33 +84,33 @@ extension ScratchCatalog {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["a.jpg", "b.jpg"])
         try catalog.date(["a.jpg": 20200101, "b.jpg": 20200101])
-        let folder = try #require(catalog.store.folder(at: FilePath("A")))
-        let a = try #require(catalog.store.photo(inFolder: folder.id, named: Array("a".utf8)))
+        let folder = try #require(catalog.store.read { $0.folder(at: FilePath("A")) })
+        let a = try #require(catalog.store.read { $0.photo(inFolder: folder.id, named: Array("a".utf8)) })
         let oldDay = try #require(catalog.node("dates/2020/2020-01-01"))
         // New versions (another size): their properties are dropped and they are queued again.
         let update = try catalog.apply("A", ["a.jpg", "b.jpg"], size: 99)
         #expect(catalog.invalidations(update).contains(.entry(parent: Node.viewTop(.dates).inode, name: Array("2020".utf8))))
-        #expect(catalog.store.properties(ofPhoto: a.id) == nil)
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 2)
+        #expect(catalog.store.read { $0.properties(ofPhoto: a.id) } == nil)
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.count == 2)
         #expect(catalog.names(.viewTop(.dates)).isEmpty)
-        #expect(catalog.tree.node(forInode: oldDay.inode) == nil)
+        #expect(catalog.node(forInode: oldDay.inode) == nil)
         // A read of the old version that finishes now is not stored against the new one.
         try catalog.store.record([(a, CatalogStore.Properties(date: "old", dateSource: .exifOriginal, day: 20200101))])
-        #expect(catalog.store.properties(ofPhoto: a.id) == nil)
+        #expect(catalog.store.read { $0.properties(ofPhoto: a.id) } == nil)
         let invalidations = try catalog.date(["a.jpg": 20210704, "b.jpg": 20200101])
         let newDay = try #require(catalog.node("dates/2021/2021-07-04"))
         #expect(invalidations.contains(.entry(parent: newDay.inode, name: Array("a".utf8))))
         #expect(catalog.names(.viewTop(.dates)).sorted() == ["2020", "2021"])
         #expect(catalog.names(newDay) == ["a"])
         let member = try #require(catalog.node("dates/2021/2021-07-04/a"))
-        #expect(catalog.tree.node(forInode: member.inode) == member)
-        #expect(catalog.tree.parent(of: member) == newDay)
+        #expect(catalog.node(forInode: member.inode) == member)
+        #expect(catalog.parent(member) == newDay)
         // Read again with another date, at the same version: it moves, and the day it left goes.
-        let moved = try catalog.tree.invalidations(for: catalog.store.record([(catalog.tree.photo(for: member)!,
+        let moved = try catalog.tree.invalidations(for: catalog.store.record([(try #require(catalog.photo(member)),
                                                                                 CatalogStore.Properties(date: "d", dateSource: .exifOriginal, day: 20210705))]))
         #expect(moved.contains(.entry(parent: try #require(catalog.node("dates/2021")).inode, name: Array("2021-07-04".utf8))))
         #expect(catalog.names(try #require(catalog.node("dates/2021"))) == ["2021-07-05"])
-        #expect(catalog.tree.node(forInode: member.inode) == nil && catalog.tree.node(forInode: newDay.inode) == nil)
+        #expect(catalog.node(forInode: member.inode) == nil && catalog.node(forInode: newDay.inode) == nil)
         // A folder removed takes its photos out of the timeline.
         let gone = catalog.tree.invalidations(for: try catalog.store.removeFolder(FilePath("A")))
         #expect(gone.contains(.entry(parent: Node.viewTop(.dates).inode, name: Array("2021".utf8))))
@@ -132,7 +132,7 @@ struct PropertiesBesideABatchTests {
         }
         // The reader saw only what was committed before the batch: IMG_1 is dated, inside it.
         #expect((try recorded?.get())?.isEmpty == false)
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).map { text($0.photo.fileName) } == ["IMG_2.jpg"])
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.map { text($0.photo.fileName) } == ["IMG_2.jpg"])
         #expect(catalog.names(catalog.node("dates/2024") ?? .root) == ["2024-01-15"])
     }
 }
@@ -161,10 +161,10 @@ struct CatalogUpgradeTests {
         try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'photo_added'") { triggers = $0.integer(0) }
         #expect(version == Int64(CatalogStore.schemaVersion) && triggers == 0)
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
-        let undated = catalog.store.undatedPhotos(after: 0, limit: 10)
+        let undated = catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }
         #expect(undated.count == 2)
         // The properties are made anew (version 9): a video's duration and codec are kept.
         try catalog.store.record([(undated[0], CatalogStore.Properties(date: "d", dateSource: .quickTime, day: 20200101, duration: 2.5, codec: "hevc"))])
-        #expect(catalog.store.properties(ofPhoto: undated[0].id).map { ($0.duration, $0.codec) } ?? (nil, nil) == (2.5, "hevc"))
+        #expect(catalog.store.read { $0.properties(ofPhoto: undated[0].id) }.map { ($0.duration, $0.codec) } ?? (nil, nil) == (2.5, "hevc"))
     }
 }
