@@ -1,5 +1,6 @@
 import MountModel
 import Posix
+import SQLiteDatabase
 import Testing
 @testable import Catalog
 @testable import PhotoSource
@@ -132,5 +133,42 @@ extension ScratchCatalog {
             #expect(tree.node(forInode: member.inode, in: snapshot) == nil)
             #expect(tree.child(of: .root, named: Array("favorites".utf8), in: snapshot) == .viewTop(.favorites))
         }
+    }
+
+    /// The helpers a clustering view (events) writes with, inside a write: folders made on
+    /// demand, members named uniquely, a folder renamed, and one emptied going with its parents;
+    /// every entry that came, went or changed reaches the kernel through the write's changes.
+    @Test func theWriteHelpersKeepCountsNamesAndTheKernelInStep() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["x.jpg", "y.jpg"])
+        let album = try #require(catalog.store.read { $0.folder(at: FilePath("A")) })
+        let rows = catalog.store.read { $0.photos(inFolder: album.id, after: 0, limit: 10) }
+        #expect(rows.count == 2)
+        let (event, made) = try catalog.store.change { db throws(DatabaseError) in
+            let year = try CatalogStore.folderID(view: .events, parent: 0, name: Array("2023".utf8), create: true, db)!
+            let event = try CatalogStore.folderID(view: .events, parent: year, name: Array("2023-09-01 Bergen".utf8), create: true, db)!
+            #expect(try CatalogStore.folderID(view: .events, parent: year, name: Array("2023-09-01 Bergen".utf8), create: false, db) == event)
+            let folder = CatalogStore.ViewFolder(.events, id: event)
+            #expect(try CatalogStore.addMember(photo: rows[0].id, folder: folder, assetName: Array("x".utf8), db) == Array("x".utf8))
+            #expect(try CatalogStore.addMember(photo: rows[1].id, folder: folder, assetName: Array("x".utf8), db) == Array("x (2)".utf8))
+            #expect(try CatalogStore.addMember(photo: rows[1].id, folder: folder, assetName: Array("y".utf8), db) == Array("x (2)".utf8), "a member keeps its name")
+            return (event, try catalog.store.assetFolderChanges(db))
+        }
+        let year = try #require(catalog.node("events/2023"))
+        #expect(catalog.names("events/2023/2023-09-01 Bergen") == ["x", "x (2)"])
+        #expect(catalog.viewFolder(event).map { ($0.folders, $0.members) } ?? (-1, -1) == (0, 2))
+        #expect(made.contains(.viewEntry(view: .events, parent: 0, name: Array("2023".utf8))))
+        let renamed = try catalog.store.change { db throws(DatabaseError) in
+            try CatalogStore.renameFolder(event, to: Array("2023-09-01 – 2023-09-02 Bergen".utf8), db)
+            return try catalog.store.assetFolderChanges(db)
+        }
+        #expect(renamed.contains(.viewEntry(view: .events, parent: try #require(catalog.viewFolder(event)).parent, name: Array("2023-09-01 Bergen".utf8))))
+        #expect(catalog.names("events/2023") == ["2023-09-01 – 2023-09-02 Bergen"])
+        let emptied = try catalog.store.change { db throws(DatabaseError) in
+            for row in rows { try CatalogStore.removeMember(photo: row.id, folder: CatalogStore.ViewFolder(.events, id: event), db) }
+            return try catalog.store.assetFolderChanges(db)
+        }
+        #expect(catalog.names("events") == [] && catalog.node(forInode: year.inode) == nil, "the event and its year went")
+        #expect(catalog.tree.invalidations(for: emptied).contains(.entry(parent: Node.viewTop(.events).inode, name: Array("2023".utf8))))
     }
 }
