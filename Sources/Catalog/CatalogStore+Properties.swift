@@ -180,6 +180,7 @@ extension CatalogStore {
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
         changes.insert(.dated(day: properties.day, name: name, photo: photo.id))
         if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db) }
+        try Self.placeInEvents(photo: photo.id, properties, db)
     }
 
     func uniqueDatedName(_ assetName: [UInt8], day: Int, photo: Int64, _ db: Database) throws(DatabaseError) -> [UInt8] {

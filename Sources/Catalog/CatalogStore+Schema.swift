@@ -39,6 +39,7 @@ extension CatalogStore {
                 DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS live_pairs;
                 \(Self.propertiesSchema)
                 \(Self.viewsSchema)
+                \(Self.eventsSchema)
                 INSERT INTO undated SELECT id FROM photos;
                 PRAGMA user_version = \(Self.schemaVersion);
                 COMMIT;
@@ -67,6 +68,7 @@ extension CatalogStore {
         DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
         DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS live_pairs;
         DROP TABLE IF EXISTS view_folders; DROP TABLE IF EXISTS view_members; DROP TABLE IF EXISTS view_tops; DROP TABLE IF EXISTS view_suffixes;
+        DROP TABLE IF EXISTS event_photos; DROP TABLE IF EXISTS events;
         CREATE TABLE folders(
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             parent INTEGER,
@@ -93,6 +95,7 @@ extension CatalogStore {
         CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
         \(CatalogStore.propertiesSchema)
         \(CatalogStore.viewsSchema)
+        \(CatalogStore.eventsSchema)
         PRAGMA user_version = \(CatalogStore.schemaVersion);
         COMMIT;
         """
