@@ -16,22 +16,23 @@ extension CatalogStore {
     }
 
     /// The photos around each centre (one window when two are close), each window re-decided.
+    /// A window's first and last rows are beyond the links it reads, unless the sequence ends there.
     static func reconcileEvents(around centres: [EventKey], _ db: Database) throws(DatabaseError) {
         let centres = centres.sorted()
-        var windows: [(before: [EventRow], from: [EventRow], centres: [EventKey])] = []
+        var before: [[EventRow]] = [], from: [[EventRow]] = []
         for centre in centres {
-            windows.append((try eventRows(before: centre, limit: eventMargin + 1, db), try eventRows(from: centre, limit: eventMargin + 1, db), [centre]))
+            before.append(try eventRows(before: centre, limit: eventMargin + 1, db))
+            from.append(try eventRows(from: centre, limit: eventMargin + 1, db))
         }
-        if windows.count == 2, windows[0].from.count <= eventMargin || windows[1].before.count <= eventMargin
-            || windows[0].from.last!.key >= windows[1].before.first!.key {
-            let between = try eventRows(from: centres[0], before: centres[1], db)
-            windows = [(windows[0].before, between + windows[1].from, centres)]
+        var windows = centres.indices.map { ([centres[$0]], before[$0], from[$0], from[$0]) }
+        if centres.count == 2, from[0].count <= eventMargin || before[1].count <= eventMargin || from[0].last!.key >= before[1].first!.key {
+            windows = [(centres, before[0], try eventRows(from: centres[0], before: centres[1], db) + from[1], from[1])]
         }
-        for window in windows {
-            var rows = window.before + window.from
-            let outsideBefore = window.before.count > eventMargin ? rows.removeFirst() : nil
-            let outsideAfter = window.from.count > eventMargin ? rows.removeLast() : nil
-            try reconcileEvents(rows, outsideBefore: outsideBefore, outsideAfter: outsideAfter, centres: window.centres, db)
+        for (centres, before, after, last) in windows {
+            var rows = before + after
+            let outsideBefore = before.count > eventMargin ? rows.removeFirst() : nil
+            let outsideAfter = last.count > eventMargin ? rows.removeLast() : nil
+            try reconcileEvents(rows, outsideBefore: outsideBefore, outsideAfter: outsideAfter, centres: centres, db)
         }
     }
 
@@ -74,7 +75,8 @@ extension CatalogStore {
             try db.query("SELECT photo FROM event_photos WHERE event = ? AND (taken, photo) > (?, ?)",
                          [.integer(last.event), .integer(last.key.taken), .integer(last.key.photo)]) { moves.append(($0.integer(0), last.event, runIDs.last!)) }
         }
-        var touched = Set(moves.map(\.to))
+        // Renamed if their days changed: events that photos joined or left, and those beside a centre.
+        var touched = Set(moves.flatMap { [$0.from, $0.to] })
         for centre in centres {
             let next = rows.firstIndex { $0.key >= centre } ?? rows.count
             for index in [next - 1, next] where rows.indices.contains(index) { touched.insert(runIDs[runs.firstIndex { $0.contains(index) }!]) }

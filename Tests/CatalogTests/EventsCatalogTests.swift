@@ -117,3 +117,89 @@ import Testing
         #expect(try catalog.events().map(\.photos.count) == [40, 1])
     }
 }
+
+/// Whatever the order photos come, go and move in, events/ ends as a fresh build makes it.
+@Suite struct EventsOrderTests {
+    /// SplitMix64: the same seed, the same library and the same order.
+    struct Seeded: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    typealias Shot = (id: Int64, taken: Int64, position: (Double, Double)?, city: String)
+
+    /// A trip in Bergen, two busy days in Oslo then two in Bergen, a month of everyday shots, a
+    /// busy New Year's Eve into New Year's Day: about 230 photos.
+    func library(_ random: inout Seeded) -> [Shot] {
+        var shots: [Shot] = []
+        func shoot(days: Range<Int>, perDay: ClosedRange<Int>, hours: ClosedRange<Double>, at position: (Double, Double)?, city: String) {
+            for day in days {
+                for _ in 0..<Int.random(in: perDay, using: &random) {
+                    shots.append((Int64(shots.count + 1), taken(day: day, hour: Double.random(in: hours, using: &random)), position, city))
+                }
+            }
+        }
+        shoot(days: 0..<4, perDay: 12...16, hours: 9...21, at: EventsCatalogTests.bergen, city: "Bergen")
+        shoot(days: 10..<12, perDay: 12...16, hours: 9...21, at: EventsCatalogTests.oslo, city: "Oslo")
+        shoot(days: 12..<14, perDay: 12...16, hours: 9...21, at: EventsCatalogTests.bergen, city: "Bergen")
+        shoot(days: 20..<50, perDay: 0...3, hours: 7...23, at: nil, city: "Oslo")
+        shoot(days: 121..<122, perDay: 14...14, hours: 17...23.9, at: nil, city: "Trondheim")
+        shoot(days: 122..<123, perDay: 14...14, hours: 0.1...12, at: nil, city: "Trondheim")
+        return shots
+    }
+
+    /// Each event as its photos and its name without a ` (N)` (which the order decides).
+    func shown(_ catalog: EventsCatalog) throws -> [String] {
+        try catalog.events().map { event in
+            let name = event.name.hasSuffix(")") ? String(event.name[..<event.name.lastIndex(of: " ")!]) : event.name
+            return "\(name) \(event.photos.sorted())"
+        }
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
+    func anyOrderGivesTheEventsOfAFreshBuild(seed: UInt64) throws {
+        var random = Seeded(state: seed)
+        let shots = library(&random)
+        let fresh = try EventsCatalog()
+        for shot in shots.sorted(by: { ($0.taken, $0.id) < ($1.taken, $1.id) }) {
+            try fresh.place(shot.id, shot.taken, at: shot.position, city: shot.city)
+        }
+        let expected = try shown(fresh)
+        #expect(expected.count > 20 && expected.contains { $0.contains(" – ") && $0.contains("Bergen") })
+
+        let catalog = try EventsCatalog()
+        for shot in shots.shuffled(using: &random) {
+            try catalog.place(shot.id, shot.taken, at: shot.position, city: shot.city)
+            _ = try catalog.events()
+        }
+        #expect(try shown(catalog) == expected)
+        // A third of them go and come back, a fifth move in time and back.
+        let going = shots.shuffled(using: &random).prefix(shots.count / 3)
+        for shot in going {
+            try catalog.remove(shot.id)
+            _ = try catalog.events()
+        }
+        for shot in going.shuffled(using: &random) {
+            try catalog.place(shot.id, shot.taken, at: shot.position, city: shot.city)
+            _ = try catalog.events()
+        }
+        let moving = shots.shuffled(using: &random).prefix(shots.count / 5)
+        for shot in moving {
+            // Half of them a little (the windows of their old and new times overlap), half anywhere.
+            let target = Bool.random(using: &random) ? shot : shots.randomElement(using: &random)!
+            try catalog.place(shot.id, target.taken + Int64.random(in: -7200...7200, using: &random), at: target.position, city: target.city)
+            _ = try catalog.events()
+        }
+        for shot in moving.shuffled(using: &random) {
+            try catalog.place(shot.id, shot.taken, at: shot.position, city: shot.city)
+            _ = try catalog.events()
+        }
+        #expect(try shown(catalog) == expected)
+    }
+}
