@@ -1,4 +1,5 @@
 import Glibc
+import PhotoSource
 import Posix
 import SQLiteDatabase
 import Testing
@@ -22,14 +23,20 @@ final class EventsCatalog {
         var description: String { "\(id) \(year)/\(name) \(photos)" }
     }
 
+    /// Photo `photo`'s row, `IMG_<photo>` in folder 1 (SOURCE itself), unless it has one.
+    func add(_ photo: Int64, format: SourceFormat = .jpeg, _ db: Database) throws(DatabaseError) {
+        let name = Database.Value.blob(Array("IMG_\(photo)".utf8))
+        try db.query("INSERT OR IGNORE INTO folders(id, relpath, uid, gid, permissions, mtime) VALUES (1, x'', 0, 0, 365, 0)")
+        try db.query("""
+            INSERT OR IGNORE INTO photos(id, folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions, format)
+            VALUES (?, 1, ?, ?, 0, 0, 0, 0, 0, 0, 0, ?)
+            """, [.integer(photo), name, name, .text(format.rawValue)])
+    }
+
     @discardableResult
     func place(_ photo: Int64, _ taken: Int64, at position: (Double, Double)? = nil, city: String? = nil) throws -> [CatalogChange] {
         try store.change { db throws(DatabaseError) in
-            let name = Database.Value.blob(Array("IMG_\(photo)".utf8))
-            try db.query("""
-                INSERT OR IGNORE INTO photos(id, folder, file_name, asset_name, inode, size, mtime, ctime, uid, gid, permissions)
-                VALUES (?, 1, ?, ?, 0, 0, 0, 0, 0, 0, 0)
-                """, [.integer(photo), name, name])
+            try add(photo, db)
             try CatalogStore.placeInEvents(photo: photo, taken: taken, latitude: position?.0, longitude: position?.1, city: city, db)
             return try store.assetFolderChanges(db)
         }
