@@ -21,9 +21,7 @@ extension CatalogStore {
         -- Events are the only view folders that move (to another year): the counts follow.
         CREATE TRIGGER view_folder_moved AFTER UPDATE OF parent ON view_folders WHEN old.parent != new.parent BEGIN
             UPDATE view_folders SET folders = folders + 1 WHERE id = new.parent;
-            UPDATE view_tops SET folders = folders + 1 WHERE new.parent = 0 AND view = new.view;
-            UPDATE view_folders SET folders = folders - 1 WHERE id = old.parent;
-            UPDATE view_tops SET folders = folders - 1 WHERE old.parent = 0 AND view = old.view; END;
+            UPDATE view_folders SET folders = folders - 1 WHERE id = old.parent; END;
         """
 
     /// Temporary (the writer's connection only): photos in events that were removed, changed
@@ -46,16 +44,16 @@ extension CatalogStore {
         static func < (a: EventKey, b: EventKey) -> Bool { (a.taken, a.photo) < (b.taken, b.photo) }
     }
 
-    /// What `record` calls once it has stored `properties` of photo `photo` (its Live Photo paired):
-    /// the photo is placed by its local time, position and city, or leaves the events when it has
-    /// no time or is a Live Photo's movie (shown by its still).
-    static func placeInEvents(photo: Int64, _ properties: Properties, _ db: Database) throws(DatabaseError) {
-        var hidden = false
-        try db.query("SELECT 1 FROM live_pairs WHERE movie = ?", [.integer(photo)]) { _ in hidden = true }
-        guard let taken = properties.taken, !hidden else { return try removeFromEvents(photo: photo, db) }
-        let position = properties.location.flatMap(coordinates)
-        try placeInEvents(photo: photo, taken: taken, latitude: position?.latitude, longitude: position?.longitude,
-                          city: properties.place?.city, db)
+    /// Places photo `photo` by its stored properties: `record` calls it once it has stored them,
+    /// and pairing a Live Photo for its still (which may take its movie's place). A photo leaves
+    /// the events when it has no time, no properties or is a Live Photo's movie (its still shows it).
+    static func placeInEvents(ofPhoto photo: Int64, _ db: Database) throws(DatabaseError) {
+        var stored: (taken: Int64, location: String?, city: String?)?
+        try db.query("SELECT taken, location, city FROM properties WHERE photo = ? AND taken IS NOT NULL AND \(shown("photo"))",
+                     [.integer(photo)]) { stored = ($0.integer(0), $0.isNull(1) ? nil : $0.text(1), $0.isNull(2) ? nil : $0.text(2)) }
+        guard let stored else { return try removeFromEvents(photo: photo, db) }
+        let position = stored.location.flatMap(coordinates)
+        try placeInEvents(photo: photo, taken: stored.taken, latitude: position?.latitude, longitude: position?.longitude, city: stored.city, db)
     }
 
     /// Puts photo `photo` in the event its time and position give (moving it if it was in

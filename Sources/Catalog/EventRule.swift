@@ -79,11 +79,11 @@ public enum EventRule {
     static func year(ofDay day: Int64) -> Int { civil(day).year }
 
     /// `2023-09-01 – 2023-09-05 Bergen`; one day: `2023-09-01 Bergen`; without a place, the dates
-    /// alone. The place is escaped and the name fitted in `limit` bytes as every name in the mount is.
+    /// alone. The place is escaped as places/ names it, and the name fitted in `limit` bytes.
     static func name(firstDay: Int64, lastDay: Int64, place: String?, limit: Int = Naming.maxNameBytes) -> [UInt8] {
         var name = Array(isoDate(firstDay).utf8)
         if lastDay != firstDay { name += Array(" – \(isoDate(lastDay))".utf8) }
-        if let place, !place.isEmpty { name += [UInt8(ascii: " ")] + Naming.component(Array(place.utf8)) }
+        if let place = place.flatMap(ViewPath.folderName) { name += [UInt8(ascii: " ")] + place }
         return Naming.fitted(name, limit: limit)
     }
 

@@ -23,13 +23,6 @@ public enum Naming {
         return result
     }
 
-    /// A name made of a string metadata gave (a place, a person): a `/` in it is shown as `／`,
-    /// escaped as in album names, and a NUL as `␀` (U+2400): neither can be in a file name.
-    static func component(_ text: [UInt8]) -> [UInt8] {
-        let parts = text.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
-        return albumName(components: parts.map { part in part.flatMap { $0 == 0 ? [0xE2, 0x90, 0x80] : [$0] } })
-    }
-
     /// `IMG_0001.JPG` → `IMG_0001`; names without an extension (or dot-first) are their own stem.
     static func stem(_ fileName: [UInt8]) -> [UInt8] {
         guard let dot = fileName.lastIndex(of: UInt8(ascii: ".")), dot > 0 else { return fileName }
