@@ -114,7 +114,7 @@ extension CatalogStore {
         try db.query("SELECT city, count(*), min(taken) FROM event_photos WHERE event = ? AND city IS NOT NULL AND city != '' GROUP BY city",
                      [.integer(id)]) { cities.append(($0.text(0), Int($0.integer(1)), $0.integer(2))) }
         let place = EventRule.mainPlace(cities)
-        let year = try folderID(view: .events, parent: 0, name: Array(String(EventRule.year(ofDay: days.first)).utf8), create: true, db)!
+        let year = try folderID(view: .events, parent: 0, name: EventRule.yearName(ofDay: days.first), create: true, db)!
         var n = 1, name = EventRule.name(firstDay: days.first, lastDay: days.last, place: place)
         while let holder = try folderID(view: .events, parent: year, name: name, create: false, db), holder != id {
             n += 1

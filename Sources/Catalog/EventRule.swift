@@ -74,15 +74,15 @@ public enum EventRule {
     /// The local day (days since 1970-01-01) a photo taken at `taken` is of.
     static func day(_ taken: Int64) -> Int64 { taken >= 0 ? taken / 86400 : (taken + 1) / 86400 - 1 }
 
-    /// The year of `day`: an event is shown under the year of its first day (one over New Year
-    /// is in the year it began).
-    static func year(ofDay day: Int64) -> Int { civil(day).year }
+    /// The name of the year folder of `day`: an event is shown under the year of its first day
+    /// (one over New Year is in the year it began).
+    static func yearName(ofDay day: Int64) -> [UInt8] { ViewPath.yearName(civil(day).year) }
 
     /// `2023-09-01 – 2023-09-05 Bergen`; one day: `2023-09-01 Bergen`; without a place, the dates
     /// alone. The place is escaped as places/ names it, and the name fitted in `limit` bytes.
     static func name(firstDay: Int64, lastDay: Int64, place: String?, limit: Int = Naming.maxNameBytes) -> [UInt8] {
-        var name = Array(isoDate(firstDay).utf8)
-        if lastDay != firstDay { name += Array(" – \(isoDate(lastDay))".utf8) }
+        var name = dayName(firstDay)
+        if lastDay != firstDay { name += Array(" – ".utf8) + dayName(lastDay) }
         if let place = place.flatMap(ViewPath.folderName) { name += [UInt8(ascii: " ")] + place }
         return Naming.fitted(name, limit: limit)
     }
@@ -93,10 +93,10 @@ public enum EventRule {
         cities.min { ($1.count, $0.firstTaken, $0.city) < ($0.count, $1.firstTaken, $1.city) }?.city
     }
 
-    static func isoDate(_ day: Int64) -> String {
+    /// `2023-09-01`, as dates/ names a day.
+    static func dayName(_ day: Int64) -> [UInt8] {
         let (year, month, dayOfMonth) = civil(day)
-        func padded(_ n: Int, _ width: Int) -> String { String(repeating: "0", count: max(0, width - String(n).count)) + String(n) }
-        return "\(year < 0 ? "-" : "")\(padded(abs(year), 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))"
+        return ViewPath.dayName(year * 10000 + month * 100 + dayOfMonth)
     }
 
     /// The proleptic Gregorian date of `day` (Howard Hinnant's days-to-civil).

@@ -84,6 +84,8 @@ extension EventRule {
         #expect(text(EventRule.name(firstDay: first, lastDay: first, place: "")) == "2023-09-01")
         #expect(text(EventRule.name(firstDay: 0, lastDay: 0, place: "A/B\u{0}C")) == "1970-01-01 A／BC")
         #expect(text(EventRule.name(firstDay: -1, lastDay: -1, place: nil)) == "1969-12-31")
+        #expect(text(EventRule.name(firstDay: first, lastDay: first, place: " / ")) == "2023-09-01 ／")
+        #expect(text(EventRule.name(firstDay: first, lastDay: first, place: "..")) == "2023-09-01")
         let long = EventRule.name(firstDay: first, lastDay: first, place: String(repeating: "é", count: 150))
         #expect(long.count <= Naming.maxNameBytes && long.starts(with: Naming.ellipsis))
     }
@@ -92,8 +94,8 @@ extension EventRule {
     @Test func daysAndYearsOfLocalTimes() {
         #expect(EventRule.day(-1) == -1 && EventRule.day(0) == 0 && EventRule.day(86399) == 0 && EventRule.day(-86400) == -1 && EventRule.day(-86401) == -2)
         let newYearsEve = EventRule.day(taken(day: 121, hour: 23))
-        #expect(EventRule.isoDate(newYearsEve) == "2023-12-31" && EventRule.year(ofDay: newYearsEve) == 2023)
-        #expect(EventRule.year(ofDay: newYearsEve + 1) == 2024 && EventRule.isoDate(EventRule.day(951_782_400)) == "2000-02-29")
+        #expect(text(EventRule.dayName(newYearsEve)) == "2023-12-31" && text(EventRule.yearName(ofDay: newYearsEve)) == "2023")
+        #expect(text(EventRule.yearName(ofDay: newYearsEve + 1)) == "2024" && text(EventRule.dayName(EventRule.day(951_782_400))) == "2000-02-29")
     }
 
     @Test func theMainPlaceIsTheMostFrequentCityThenTheFirstReached() {

@@ -75,7 +75,7 @@ final class EventsCatalog {
                 }
                 let days = (EventRule.day(photos[run.first!].rule.taken), EventRule.day(photos[run.last!].rule.taken))
                 #expect((stored.first, stored.last) == days, sourceLocation: sourceLocation)
-                #expect(stored.year == String(EventRule.year(ofDay: days.0)), sourceLocation: sourceLocation)
+                #expect(stored.year == text(EventRule.yearName(ofDay: days.0)), sourceLocation: sourceLocation)
                 let base = text(EventRule.name(firstDay: days.0, lastDay: days.1, place: stored.place))
                 #expect(stored.name == base || (stored.name.hasPrefix(base + " (") && stored.name.hasSuffix(")")), sourceLocation: sourceLocation)
                 var members: [Int64: String] = [:]
