@@ -14,10 +14,12 @@ import Glibc
 /// An event is a run of linked photos. A trip, shot by the dozen every day, is one event across
 /// its nights; someone who shoots a few photos every day gets an event per outing, never one
 /// endless event; a day without photos always ends an event, and so does moving on overnight to
-/// a place 100 km away (a multi-city trip is an event per city). The rule is busy-ness on each
-/// side of a night, not a gap compared with the library's: it adapts to how densely each stretch
-/// was shot while a link reads only the `reach` photos on each side of it, so a photo added,
-/// moved or removed changes only the links near it, whatever the rest of the library holds.
+/// a place 100 km away (a multi-city trip is an event per city). Without GPS the rule cannot
+/// tell a trip from home: someone who shoots ten photos within twelve hours every single day gets
+/// events that run until a day without photos. The rule is busy-ness on each side of a night,
+/// not a gap compared with the library's: it adapts to how densely each stretch was shot while a
+/// link reads only the `reach` photos on each side of it, so a photo added, moved or removed
+/// changes only the links near it, whatever the rest of the library holds.
 public enum EventRule {
     static let sessionGap: Int64 = 3 * 3600
     static let nightGap: Int64 = 24 * 3600
