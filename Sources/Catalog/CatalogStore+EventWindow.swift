@@ -75,9 +75,9 @@ extension CatalogStore {
             try db.query("SELECT photo FROM event_photos WHERE event = ? AND (taken, photo) > (?, ?)",
                          [.integer(last.event), .integer(last.key.taken), .integer(last.key.photo)]) { moves.append(($0.integer(0), last.event, runIDs.last!)) }
         }
-        // Renamed if their days changed: events that photos joined or left, and those beside a centre.
+        // Renamed if their days changed: events that photos joined or left, and those beside a photo gone.
         var touched = Set(moves.flatMap { [$0.from, $0.to] })
-        for centre in centres {
+        for centre in centres where !rows.contains(where: { $0.key == centre }) {
             let next = rows.firstIndex { $0.key >= centre } ?? rows.count
             for index in [next - 1, next] where rows.indices.contains(index) { touched.insert(runIDs[runs.firstIndex { $0.contains(index) }!]) }
         }
@@ -102,13 +102,17 @@ extension CatalogStore {
     /// name its days say, if they are not those of its name: with the place most of its photos
     /// now have, unique in its year's folder (which it moves to). Returns its folder id.
     private static func nameEvent(_ id: Int64, _ db: Database) throws(DatabaseError) -> Int64 {
-        var days: (first: Int64, last: Int64)?
-        try db.query("SELECT min(taken), max(taken) FROM event_photos WHERE event = ?", [.integer(id)]) { row in
+        // Its first and last photo by the index (min and max together would read every photo), and its name's days.
+        var days: (first: Int64, last: Int64)?, named: (first: Int64, last: Int64)?
+        try db.query("""
+            SELECT (SELECT taken FROM event_photos WHERE event = ?1 ORDER BY taken LIMIT 1),
+                   (SELECT taken FROM event_photos WHERE event = ?1 ORDER BY taken DESC LIMIT 1), first_day, last_day
+            FROM (SELECT 1) LEFT JOIN events ON folder = ?1
+            """, [.integer(id)]) { row in
             if !row.isNull(0) { days = (EventRule.day(row.integer(0)), EventRule.day(row.integer(1))) }
+            if !row.isNull(2) { named = (row.integer(2), row.integer(3)) }
         }
         guard let days else { return id }
-        var named: (first: Int64, last: Int64)?
-        try db.query("SELECT first_day, last_day FROM events WHERE folder = ?", [.integer(id)]) { named = ($0.integer(0), $0.integer(1)) }
         if let named, named == days { return id }
         var cities: [(city: String, count: Int, firstTaken: Int64)] = []
         try db.query("SELECT city, count(*), min(taken) FROM event_photos WHERE event = ? AND city IS NOT NULL AND city != '' GROUP BY city",
