@@ -71,7 +71,8 @@ let package = Package(
         // bench/video-bench.sh's poster maker, until the command line renders videos.
         .executableTarget(name: "video-poster", dependencies: ["Renditions", "Video", "Posix"], path: "bench/video-poster"),
 
-        // Names Tests/Fixtures (the vendored test photos) for the test targets that read them.
+        // Names Tests/Fixtures (the vendored test photos) for the test targets that read them, and
+        // holds what tests share (a seeded random generator).
         .target(name: "TestFixtures", path: "Tests/TestFixtures"),
         .testTarget(name: "PosixTests", dependencies: ["Posix"]),
         .testTarget(name: "ContainersTests", dependencies: ["Containers", "Posix"]),
@@ -79,8 +80,8 @@ let package = Package(
         .testTarget(name: "RenditionsTests", dependencies: ["CBridgeFailure", "Containers", "Video", "Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
         .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "Video", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix"]),
-        .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "PhotoSource", "Posix"]),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix", "TestFixtures"]),
+        .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "PhotoSource", "Posix", "TestFixtures"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "AssetFSTests", dependencies: ["Containers", "AssetFS", "MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),

@@ -64,6 +64,7 @@ extension CatalogStore {
         try db.query("INSERT OR IGNORE INTO live_pairs(movie, still) VALUES (?, ?)", [.integer(movie), .integer(still)])
         try shareMovieProperties(movie: movie, still: still, db)
         try Self.updateMembers(ofPhoto: still, db)
+        try Self.placeInEvents(ofPhoto: still, db)
     }
 
     /// What a still lacks and its movie knows: a place (the still's GPS was off or stripped: its

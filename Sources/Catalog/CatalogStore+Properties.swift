@@ -130,6 +130,7 @@ extension CatalogStore {
         try Self.updateMembers(photo: photo.id, assetName: current.assetName,
                                paths: hidden ? [] : ViewPath.of(properties, isVideo: photo.photo.format.isVideo), db)
         if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db) }
+        try Self.placeInEvents(ofPhoto: photo.id, db)
     }
 }
 

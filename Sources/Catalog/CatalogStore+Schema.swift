@@ -40,6 +40,7 @@ extension CatalogStore {
                 \(Self.dropViews)
                 \(Self.propertiesSchema)
                 \(Self.viewsSchema)
+                \(Self.eventsSchema)
                 INSERT INTO undated SELECT id FROM photos;
                 PRAGMA user_version = \(Self.schemaVersion);
                 COMMIT;
@@ -52,7 +53,10 @@ extension CatalogStore {
     }
 
     /// The views' tables, whatever a catalog had of them.
-    static let dropViews = "DROP TABLE IF EXISTS view_folders; DROP TABLE IF EXISTS view_members; DROP TABLE IF EXISTS view_suffixes;"
+    static let dropViews = """
+        DROP TABLE IF EXISTS view_folders; DROP TABLE IF EXISTS view_members; DROP TABLE IF EXISTS view_suffixes;
+        DROP TABLE IF EXISTS event_photos; DROP TABLE IF EXISTS events;
+        """
 
     /// Earlier versions of changed photos: a reader that opened one reads it on, or fails. A
     /// version's row holds what `PhotoColumn.retired` selects of it.
@@ -97,6 +101,7 @@ extension CatalogStore {
         CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
         \(CatalogStore.propertiesSchema)
         \(CatalogStore.viewsSchema)
+        \(CatalogStore.eventsSchema)
         PRAGMA user_version = \(CatalogStore.schemaVersion);
         COMMIT;
         """

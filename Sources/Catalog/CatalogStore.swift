@@ -50,7 +50,7 @@ public final class CatalogStore: Sendable {
             BEGIN IMMEDIATE;
             DELETE FROM folders; DELETE FROM photos; DELETE FROM retired; DELETE FROM skipped; DELETE FROM meta;
             DELETE FROM properties; DELETE FROM undated;
-            DELETE FROM view_folders; DELETE FROM view_members; DELETE FROM view_suffixes;
+            DELETE FROM view_folders; DELETE FROM view_members; DELETE FROM view_suffixes; DELETE FROM event_photos; DELETE FROM events;
             """)
         do throws(DatabaseError) {
             try db.query("INSERT INTO meta(key, value) VALUES ('source', ?)", [.blob(source.bytes)])
@@ -62,7 +62,7 @@ public final class CatalogStore: Sendable {
     }
 
     /// The temporary triggers of the writer's connection, made whenever it is opened.
-    static let writerTriggers = assetFolderTriggers + viewEntryTriggers
+    static let writerTriggers = assetFolderTriggers + viewEntryTriggers + eventsTriggers
 
     /// A catalog SQLite opened read-only (its folder or file system was) stays so, even once it
     /// may be written again: before a write, both connections are opened afresh (a write that

@@ -18,10 +18,14 @@ extension TakenDate {
 
     /// The instant this date names, counting its wall-clock time as UTC where it has no offset
     /// (a movie header's, a Pixel file name's).
-    var secondsSinceEpochTakingUTC: Int64 {
+    var secondsSinceEpochTakingUTC: Int64 { localSeconds - Int64(offsetMinutes ?? 0) * 60 }
+
+    /// Its wall-clock time read as UTC, in seconds since 1970: the local time events cluster by
+    /// (a trip's photos in their own zone, whatever the zone of the one before).
+    public var localSeconds: Int64 {
         var parts = tm()
         (parts.tm_year, parts.tm_mon, parts.tm_mday) = (Int32(year - 1900), Int32(month - 1), Int32(day))
         (parts.tm_hour, parts.tm_min, parts.tm_sec) = (Int32(hour), Int32(minute), Int32(second))
-        return Int64(timegm(&parts)) - Int64(offsetMinutes ?? 0) * 60
+        return Int64(timegm(&parts))
     }
 }

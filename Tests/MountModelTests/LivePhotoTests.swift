@@ -1,4 +1,5 @@
 import MountModel
+import TestFixtures
 import Testing
 @testable import Catalog
 @testable import PhotoSource
@@ -43,18 +44,6 @@ extension ScratchCatalog {
             }
         }
         return result.sorted()
-    }
-}
-
-/// A generator of a fixed sequence for a seed (SplitMix64): a failing order can be run again.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 
