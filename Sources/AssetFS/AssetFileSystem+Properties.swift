@@ -71,13 +71,13 @@ extension AssetFileSystem {
         return row
     }
 
-    /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place, then
-    /// by the date in its name where it still has only its mtime; nil when it cannot be opened now
-    /// (changed since the scan: its folder is read again; or away). One it may not read gets what
-    /// the catalog knows.
+    /// Reads a photo's properties, completed by its sidecar (`PhotoProperties.complete(with:)`),
+    /// then by the date in its name where it still has only its mtime; nil when it cannot be opened
+    /// now (changed since the scan: its folder is read again; or away). One it may not read gets
+    /// what the catalog knows.
     func readProperties(_ row: CatalogStore.PhotoRow) -> PhotoProperties? {
         guard var properties = readEmbeddedProperties(row.photo) else { return nil }
-        if properties.lacksWhatSidecarsKeep, let sidecar = sidecar(of: row) { properties.complete(with: sidecar) }
+        if let sidecar = sidecar(of: row) { properties.complete(with: sidecar) }
         properties.complete(withDateIn: row.photo.fileName)
         return properties
     }
