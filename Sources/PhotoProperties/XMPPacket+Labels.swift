@@ -27,13 +27,13 @@ extension XMPPacket {
         for list in contents(of: Self.regionList) {
             for region in items(in: list) {
                 let type = value(of: Self.regionType, in: region.element).map(Self.unescaped)
-                guard type == nil || type == Array("Face".utf8), let name = value(of: Self.regionName, in: region.element) else { continue }
-                labels.addPerson(Self.unescaped(name))
+                guard type == nil || type == Array("Face".utf8), let name = value(of: Self.regionName, in: region.element).flatMap(Self.name) else { continue }
+                labels.addPerson(name)
             }
         }
         for list in contents(of: Self.microsoftRegions) {
             for region in items(in: list) {
-                if let name = value(of: Self.personDisplayName, in: region.element) { labels.addPerson(Self.unescaped(name)) }
+                if let name = value(of: Self.personDisplayName, in: region.element).flatMap(Self.name) { labels.addPerson(name) }
             }
         }
     }
@@ -51,8 +51,19 @@ extension XMPPacket {
 
     /// The text of each item of every list `property` holds (items that hold elements are none).
     func texts(of property: Property) -> [[UInt8]] {
-        contents(of: property).flatMap { items(in: $0) }.compactMap { $0.content.contains(0x3C) ? nil : Self.unescaped($0.content) }
+        contents(of: property).flatMap { items(in: $0) }.compactMap { item in
+            guard item.content.count <= Self.maxEscapedName, !item.content.contains(0x3C) else { return nil }
+            return Self.unescaped(item.content)
+        }
     }
+
+    /// A name's text unescaped, unless it is too long to be one even escaped (left unread).
+    static func name(_ value: ArraySlice<UInt8>) -> [UInt8]? {
+        value.count > maxEscapedName ? nil : unescaped(value)
+    }
+
+    /// The longest a name's text can be escaped (`&#x10FFFF;` for each of its 4-byte characters).
+    static let maxEscapedName = 3 * Labels.maxNameBytes
 
     /// What each element `property` holds, between its start and end tags (an empty one, `<x/>`, holds nothing).
     func contents(of property: Property) -> [ArraySlice<UInt8>] {

@@ -91,19 +91,21 @@ struct XMPPacket {
     static func unescaped(_ text: ArraySlice<UInt8>) -> [UInt8] {
         let entities: [(String, UInt8)] = [("&amp;", 0x26), ("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&apos;", 0x27)]
         var result: [UInt8] = [], rest = text
-        while let first = rest.first {
-            if first == 0x26, let (entity, character) = entities.first(where: { rest.starts(with: $0.0.utf8) }) {
+        while let ampersand = rest.firstIndex(of: 0x26) {
+            result += rest[..<ampersand]
+            rest = rest[ampersand...]
+            if let (entity, character) = entities.first(where: { rest.starts(with: $0.0.utf8) }) {
                 result.append(character)
                 rest = rest.dropFirst(entity.utf8.count)
-            } else if first == 0x26, let (scalar, length) = characterReference(rest) {
+            } else if let (scalar, length) = characterReference(rest) {
                 result += Array(String(Character(scalar)).utf8)
                 rest = rest.dropFirst(length)
             } else {
-                result.append(first)
+                result.append(0x26)
                 rest = rest.dropFirst()
             }
         }
-        return result
+        return result + rest
     }
 
     /// `&#NNN;` or `&#xHH;` at the start of `text`: the character and the reference's length.
