@@ -21,6 +21,8 @@ extension CatalogStore {
             day INTEGER NOT NULL, dated_name BLOB NOT NULL,
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
             duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
+            keywords TEXT, people TEXT, rating INTEGER, favorite INTEGER NOT NULL DEFAULT 0,
+            country TEXT, region TEXT, city TEXT, taken INTEGER,
             UNIQUE(day, dated_name));
         CREATE INDEX properties_by_day ON properties(day, photo);
         -- Where the search for a free " (N)" starts, per day and name: a day of thousands of
@@ -32,14 +34,15 @@ extension CatalogStore {
         \(propertiesTriggers)
         """
 
-    /// A photo changed or gone loses its properties and its Live Photo pair; a changed one is read again.
+    /// A photo changed or gone loses its properties, its Live Photo pair and its places in the
+    /// views; a changed one is read again.
     static let propertiesTriggers = """
         CREATE TRIGGER photo_changed AFTER UPDATE OF version ON photos BEGIN
             DELETE FROM properties WHERE photo = new.id; INSERT OR IGNORE INTO undated VALUES (new.id);
-            DELETE FROM live_pairs WHERE movie = new.id OR still = new.id; END;
+            DELETE FROM live_pairs WHERE movie = new.id OR still = new.id; DELETE FROM view_members WHERE photo = new.id; END;
         CREATE TRIGGER photo_removed AFTER DELETE ON photos BEGIN
             DELETE FROM properties WHERE photo = old.id; DELETE FROM undated WHERE photo = old.id;
-            DELETE FROM live_pairs WHERE movie = old.id OR still = old.id; END;
+            DELETE FROM live_pairs WHERE movie = old.id OR still = old.id; DELETE FROM view_members WHERE photo = old.id; END;
         """
 
 
@@ -62,6 +65,20 @@ extension CatalogStore {
         public var motion: Range<Int64>?
         /// The content identifier that pairs a Live Photo's still and movie.
         public var liveIdentifier: String?
+        /// Keywords, each a path from the top of its hierarchy (`["Travel", "Norway"]`; a flat
+        /// keyword is a path of one): `tags/Travel/Norway/`.
+        public var keywords: [[String]] = []
+        /// The names of the people shown: `people/<name>/`.
+        public var people: [String] = []
+        /// Stars, 0-5 as `xmp:Rating` has them (-1: rejected); 4 and up is a favorite.
+        public var rating: Int?
+        /// Marked a favorite where no rating says so (Takeout's `favorited`).
+        public var favorite = false
+        /// Where it was taken, named: `places/<country>/<region>/<city>/`.
+        public var place: Place?
+        /// When it was taken, in local seconds since 1970 (its local time read as UTC), for the
+        /// events' clustering.
+        public var taken: Int64?
         /// A Live Photo still's movie, once paired (read only: `record` pairs).
         public internal(set) var pairedMovie: Int64?
 

@@ -18,7 +18,7 @@ public final class CatalogStore: Sendable {
     let reservedAssetNames: [[UInt8]]
     let readers: ReaderPool
     let writer: Locked<Database>
-    static let schemaVersion = 8
+    static let schemaVersion = 9
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`, giving no asset one of `reservedAssetNames`. A file that is not a valid catalog
@@ -33,7 +33,7 @@ public final class CatalogStore: Sendable {
         rootName = last.isEmpty || last == [UInt8(ascii: "/")] ? Array("root".utf8) : last
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
         try Self.claim(database, for: source, path: path)
-        try database.execute(Self.assetFolderTriggers)
+        try database.execute(Self.writerTriggers)
         writer = Locked(database)
         readers = ReaderPool(try (0..<ReaderPool.size).map { _ throws(DatabaseError) in try Database(path: path, busyTimeout: 1000) })
     }
@@ -49,6 +49,7 @@ public final class CatalogStore: Sendable {
             BEGIN IMMEDIATE;
             DELETE FROM folders; DELETE FROM photos; DELETE FROM retired; DELETE FROM skipped; DELETE FROM meta;
             DELETE FROM properties; DELETE FROM undated; DELETE FROM dated_suffixes;
+            DELETE FROM view_folders; DELETE FROM view_members; DELETE FROM view_suffixes;
             """)
         do throws(DatabaseError) {
             try db.query("INSERT INTO meta(key, value) VALUES ('source', ?)", [.blob(source.bytes)])
@@ -58,6 +59,9 @@ public final class CatalogStore: Sendable {
             throw error
         }
     }
+
+    /// The temporary triggers of the writer's connection, made whenever it is opened.
+    static let writerTriggers = assetFolderTriggers + viewEntryTriggers
 
     /// A catalog SQLite opened read-only (its folder or file system was) stays so, even once it
     /// may be written again: before a write, both connections are opened afresh (a write that
@@ -70,7 +74,7 @@ public final class CatalogStore: Sendable {
                 guard Database.reopenIfReadOnly(writer: db, readers: readerConnections) else { return }
                 try? db.useWriteAheadLog()
                 try? db.execute(Self.pragmas)
-                try? db.execute(Self.assetFolderTriggers)
+                try? db.execute(Self.writerTriggers)
             }
         }
     }
