@@ -108,12 +108,14 @@ extension AssetFileSystem {
     }
 
     static func stored(_ properties: PhotoProperties) -> CatalogStore.Properties {
-        CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source, day: properties.date.dayNumber,
-                                width: properties.width, height: properties.height, mediaType: properties.mediaType,
-                                camera: properties.camera, location: properties.location?.text,
-                                duration: properties.duration, codec: properties.codec,
-                                motion: properties.motion.map { $0.offset..<($0.offset + $0.length) },
-                                liveIdentifier: properties.liveIdentifier)
+        var stored = CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source, day: properties.date.dayNumber,
+                                             width: properties.width, height: properties.height, mediaType: properties.mediaType,
+                                             camera: properties.camera, location: properties.location?.text,
+                                             duration: properties.duration, codec: properties.codec,
+                                             motion: properties.motion.map { $0.offset..<($0.offset + $0.length) },
+                                             liveIdentifier: properties.liveIdentifier)
+        (stored.keywords, stored.people, stored.rating, stored.favorite) = (properties.keywords, properties.people, properties.rating, properties.favorite)
+        return stored
     }
 }
 
