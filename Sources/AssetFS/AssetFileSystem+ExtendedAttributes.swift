@@ -13,15 +13,12 @@ extension AssetFileSystem {
     }
 
     private func attributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
-        switch try? resolve(inode, as: caller).get() {
-        case .root?: return [MountLayout.statsAttribute, MountLayout.sizesAttribute]
-        case .asset(let id)?, .datedAsset(let id)?:
-            guard let row = catalog.photo(id) else { return [] }
-            let properties = properties(of: row)
-            return [MountLayout.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
-                + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
-        default: return []
-        }
+        guard let node = try? resolve(inode, as: caller).get() else { return [] }
+        if node == .root { return [MountLayout.statsAttribute, MountLayout.sizesAttribute] }
+        guard node.isAssetFolder, let row = tree.photo(for: node) else { return [] }
+        let properties = properties(of: row)
+        return [MountLayout.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
+            + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
     }
 
     public func extendedAttribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
@@ -31,23 +28,22 @@ extension AssetFileSystem {
     private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
         let resolved = resolve(inode, as: caller)
         if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
-        switch (try? resolved.get(), name) {
-        case (.root?, MountLayout.statsAttribute):
+        guard let node = try? resolved.get() else { return .failure(.notFound) }
+        switch name {
+        case MountLayout.statsAttribute where node == .root:
             return .success(Array(statisticsJSON().utf8))
-        case (.root?, MountLayout.sizesAttribute):
+        case MountLayout.sizesAttribute where node == .root:
             return .success(Array(options.sizes.description.utf8))
-        case (.asset(let id)?, MountLayout.sourceAttribute), (.datedAsset(let id)?, MountLayout.sourceAttribute):
-            return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
-        case (.asset(let id)?, MountLayout.errorAttribute), (.datedAsset(let id)?, MountLayout.errorAttribute):
-            return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
-        case (.asset(let id)?, _), (.datedAsset(let id)?, _):
-            guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
-            guard let row = catalog.photo(id) else { return .failure(.notFound) }
-            return attribute.value(properties(of: row)).map { .success($0) } ?? .failure(.noAttribute)
-        case (nil, _):
-            return .failure(.notFound)
-        default:
+        case _ where !node.isAssetFolder:
             return .failure(.noAttribute)
+        case MountLayout.sourceAttribute:
+            return tree.photo(for: node).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
+        case MountLayout.errorAttribute:
+            return tree.photo(for: node).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
+        default:
+            guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
+            guard let row = tree.photo(for: node) else { return .failure(.notFound) }
+            return attribute.value(properties(of: row)).map { .success($0) } ?? .failure(.noAttribute)
         }
     }
 

@@ -111,6 +111,12 @@ extension CatalogStore {
         var existing: [UInt8]?
         try db.query("SELECT name FROM view_members WHERE folder = ? AND photo = ?", [.integer(folder.memberKey), .integer(photo)]) { existing = $0.blob(0) }
         if let existing { return existing }
+        return try insertMember(photo: photo, folder: folder, assetName: assetName, db)
+    }
+
+    /// `addMember` for a photo known not to be a member of `folder`.
+    @discardableResult
+    static func insertMember(photo: Int64, folder: ViewFolder, assetName: [UInt8], _ db: Database) throws(DatabaseError) -> [UInt8] {
         let name = try uniqueMemberName(assetName, in: folder, photo: photo, db)
         try db.query("INSERT INTO view_members(folder, photo, name) VALUES (?, ?, ?)", [.integer(folder.memberKey), .integer(photo), .blob(name)])
         return name
@@ -126,17 +132,21 @@ extension CatalogStore {
         try db.query("UPDATE view_folders SET name = ? WHERE id = ? AND name != ?", [.blob(name), .integer(id), .blob(name)])
     }
 
-    /// Gives photo `photo`'s members, in every view, names made of its new asset name. Every one
-    /// is first moved aside to a name no asset can have (with a `/`), as `rename` does with asset names.
-    static func renameMembers(photo: Int64, assetName: [UInt8], _ db: Database) throws(DatabaseError) {
-        var members: [(id: Int64, folder: Int64)] = []
-        try db.query("SELECT id, folder FROM view_members WHERE photo = ?", [.integer(photo)]) { members.append(($0.integer(0), $0.integer(1))) }
+    /// Gives each photo's members, in every view, names made of its new asset name. Every one is
+    /// first moved aside to a name no asset can have (with a `/`): names may pass from one to another.
+    static func renameMembers(photos: [(id: Int64, assetName: [UInt8])], _ db: Database) throws(DatabaseError) {
+        var members: [(id: Int64, folder: Int64, photo: Int64, assetName: [UInt8])] = []
+        for photo in photos {
+            try db.query("SELECT id, folder FROM view_members WHERE photo = ?", [.integer(photo.id)]) {
+                members.append(($0.integer(0), $0.integer(1), photo.id, photo.assetName))
+            }
+        }
         for member in members {
             try db.query("UPDATE view_members SET name = CAST('/' || id AS BLOB) WHERE id = ?", [.integer(member.id)])
         }
         for member in members {
             let folder = try viewFolder(memberKey: member.folder, db)
-            let name = try uniqueMemberName(assetName, in: folder, photo: photo, db)
+            let name = try uniqueMemberName(member.assetName, in: folder, photo: member.photo, db)
             try db.query("UPDATE view_members SET name = ? WHERE id = ?", [.blob(name), .integer(member.id)])
         }
     }
@@ -154,6 +164,20 @@ extension CatalogStore {
             changes.append(.viewEntry(view: view, parent: ViewFolder.parent(ofMemberKey: row.integer(1)), name: row.blob(2)))
         }
         try db.query("DELETE FROM view_entries_changed")
+        return changes
+    }
+
+    /// Photo `photo`'s member folders' entries, for a change to what they hold (a motion file
+    /// came or went) or to their attributes (the photo's owner): the kernel forgets each with
+    /// what it holds.
+    static func memberChanges(ofPhoto photo: Int64, _ db: Database) throws(DatabaseError) -> [CatalogChange] {
+        var changes: [CatalogChange] = []
+        try db.query("""
+            SELECT coalesce(f.view, -1 - m.folder), m.folder, m.name FROM view_members m LEFT JOIN view_folders f ON f.id = m.folder WHERE m.photo = ?
+            """, [.integer(photo)]) { row in
+            guard let view = CatalogView(rawValue: Int(row.integer(0))) else { return }
+            changes.append(.viewEntry(view: view, parent: ViewFolder.parent(ofMemberKey: row.integer(1)), name: row.blob(2)))
+        }
         return changes
     }
 

@@ -1,0 +1,130 @@
+import MountModel
+import Posix
+import Testing
+@testable import Catalog
+@testable import PhotoSource
+
+extension ScratchCatalog {
+    /// Records `properties` for each photo (by file name) of the current version, read or not.
+    @discardableResult
+    func record(_ properties: [String: CatalogStore.Properties], in album: String) throws -> [Invalidation] {
+        let folder = try #require(store.folder(at: FilePath(album)))
+        let rows = store.photos(inFolder: folder.id, after: 0, limit: 10_000)
+        let batch = rows.compactMap { row in properties[text(row.photo.fileName)].map { (photo: row, properties: $0) } }
+        return tree.invalidations(for: try store.record(batch))
+    }
+
+    /// The names of the folder at `path`, nil if there is none.
+    func names(_ path: String) -> [String]? { node(path).map { names($0) } }
+}
+
+/// The views but dates/ (TimelineTests) on the one machinery: membership from properties, diffed
+/// when they change, folders that go with their last member, hidden halves in nothing.
+@Suite struct ViewsTests {
+    static func properties(day: Int = 20230901, _ change: (inout CatalogStore.Properties) -> Void = { _ in }) -> CatalogStore.Properties {
+        var properties = CatalogStore.Properties(date: "d", dateSource: .exifOriginal, day: day)
+        change(&properties)
+        return properties
+    }
+
+    @Test func everyViewShowsItsMembersWithTheAssetFoldersFiles() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("Trip", ["a.jpg", "b.jpg", "clip.mp4"])
+        try catalog.record(["a.jpg": Self.properties {
+                                $0.rating = 5; $0.keywords = [["Travel", "Norway"]]; $0.people = ["Anna"]
+                                $0.place = Place(country: "Norway", region: "Vestland", city: "Bergen")
+                            },
+                            "b.jpg": Self.properties { $0.keywords = [["Travel"]]; $0.people = ["Anna", "Bo"] },
+                            "clip.mp4": Self.properties(day: 20220101) { $0.favorite = true }], in: "Trip")
+        #expect(catalog.names("favorites") == ["a", "clip"])
+        #expect(catalog.names("videos") == ["2022"] && catalog.names("videos/2022") == ["clip"])
+        #expect(catalog.names("tags") == ["Travel"])
+        #expect(catalog.names("tags/Travel") == ["Norway", "b"], "subfolders first, then members")
+        #expect(catalog.names("tags/Travel/Norway") == ["a"])
+        #expect(catalog.names("people") == ["Anna", "Bo"] && catalog.names("people/Anna") == ["a", "b"])
+        #expect(catalog.names("places/Norway/Vestland/Bergen") == ["a"])
+        #expect(catalog.names("events") == [], "events are clustered elsewhere")
+        // A member is a folder of its own holding the asset folder's files.
+        let member = try #require(catalog.node("people/Anna/a"))
+        #expect(catalog.node("people/Anna/a/original.jpg") == catalog.node("groups/Trip/a/original.jpg"))
+        #expect(catalog.tree.parent(of: member) == catalog.node("people/Anna"))
+        #expect(catalog.tree.parent(of: try #require(catalog.node("favorites/a"))) == .viewTop(.favorites))
+        #expect(catalog.store.viewTopCounts(.favorites) == (0, 2))
+        #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos"])
+    }
+
+    /// A new rating or new keywords read again (an edited `.xmp`): only what changed is written,
+    /// the kernel told, and a folder left empty goes (up the chain).
+    @Test func changedPropertiesMoveThePhotoBetweenFolders() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["a.jpg"])
+        try catalog.record(["a.jpg": Self.properties { $0.rating = 5; $0.keywords = [["x", "y"]] }], in: "A")
+        let member = try #require(catalog.node("dates/2023/2023-09-01/a"))
+        let x = try #require(catalog.node("tags/x"))
+        let changes = try catalog.record(["a.jpg": Self.properties { $0.rating = 2; $0.keywords = [["x", "z"]] }], in: "A")
+        #expect(catalog.names("favorites") == [])
+        #expect(changes.contains(.entry(parent: Node.viewTop(.favorites).inode, name: Array("a".utf8))))
+        #expect(catalog.names("tags/x") == ["z"], "y went with its last member, z came")
+        #expect(changes.contains(.entry(parent: x.inode, name: Array("y".utf8))) && changes.contains(.entry(parent: x.inode, name: Array("z".utf8))))
+        #expect(catalog.node("dates/2023/2023-09-01/a") == member, "what did not change keeps its member (and inode)")
+        #expect(catalog.node("tags/x") == x)
+        try catalog.record(["a.jpg": Self.properties()], in: "A")
+        #expect(catalog.names("tags") == [] && catalog.tree.node(forInode: x.inode) == nil)
+        #expect(catalog.store.viewTopCounts(.tags) == (0, 0))
+    }
+
+    /// A member's name is its asset name, made unique in its folder beside other members and subfolders.
+    @Test func membersAreNamedUniquelyBesideFoldersAndFollowRenames() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["x.jpg"])
+        try catalog.apply("B", ["x.jpg", "y.jpg"])
+        try catalog.record(["x.jpg": Self.properties { $0.keywords = [["y", "deeper"]] }], in: "A")
+        try catalog.record(["x.jpg": Self.properties { $0.keywords = [["y"]] }, "y.jpg": Self.properties { $0.keywords = [["y"]] }], in: "B")
+        #expect(catalog.names("tags/y") == ["deeper", "x", "y"])
+        #expect(catalog.names("dates/2023/2023-09-01") == ["x", "x (2)", "y"])
+        // B's x.jpg is joined by an x.png: both take their file names, in every view too.
+        try catalog.apply("B", ["x.jpg", "x.png", "y.jpg"])
+        #expect(catalog.names("tags/y")?.sorted() == ["deeper", "x.jpg", "y"])
+        #expect(catalog.names("dates/2023/2023-09-01")?.sorted() == ["x", "x.jpg", "y"])
+    }
+
+    /// A Live Photo's movie is in no view once paired, whichever half was read first; unpaired
+    /// (its still gone), it is read again and comes back.
+    @Test func aLivePhotosMovieIsInNoView() throws {
+        for stillFirst in [true, false] {
+            let catalog = try ScratchCatalog()
+            try catalog.apply("L", ["IMG_1.HEIC", "IMG_1.MOV"])
+            let still = Self.properties { $0.liveIdentifier = "L1"; $0.rating = 5 }
+            let movie = Self.properties(day: 20230831) { $0.liveIdentifier = "L1"; $0.place = Place(country: "Norway") }
+            let first = stillFirst ? ["IMG_1.HEIC": still] : ["IMG_1.MOV": movie]
+            try catalog.record(first, in: "L")
+            if !stillFirst { #expect(catalog.names("videos/2023") == ["IMG_1.MOV"] || catalog.names("videos/2023") == ["IMG_1"]) }
+            try catalog.record(stillFirst ? ["IMG_1.MOV": movie] : ["IMG_1.HEIC": still], in: "L")
+            #expect(catalog.names("videos") == [], "stillFirst \(stillFirst)")
+            #expect(catalog.names("dates") == ["2023"] && catalog.names("dates/2023") == ["2023-09-01"], "stillFirst \(stillFirst)")
+            #expect(catalog.names("favorites")?.count == 1)
+            #expect(catalog.names("places/Norway")?.count == 1, "the still takes the movie's place (stillFirst \(stillFirst))")
+        }
+        let catalog = try ScratchCatalog()
+        try catalog.apply("L", ["IMG_1.HEIC", "IMG_1.MOV"])
+        try catalog.record(["IMG_1.HEIC": Self.properties { $0.liveIdentifier = "L1" }, "IMG_1.MOV": Self.properties { $0.liveIdentifier = "L1" }], in: "L")
+        try catalog.apply("L", ["IMG_1.MOV"])
+        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 1, "the movie is read again")
+        try catalog.record(["IMG_1.MOV": Self.properties()], in: "L")
+        #expect(catalog.names("videos/2023")?.count == 1)
+    }
+
+    @Test func onlyTheChosenViewsAreShown() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["a.jpg"])
+        try catalog.record(["a.jpg": Self.properties { $0.rating = 5 }], in: "A")
+        let tree = MountTree(catalog: catalog.store, sizes: RenditionSizes(), views: [.favorites])
+        let names = (tree.entries(of: .root, after: 0, limit: 100) ?? []).map { text($0.name) }
+        #expect(names == ["groups", "thumbnails", "fullscreen", "favorites"])
+        #expect(tree.child(of: .root, named: Array("dates".utf8)) == nil)
+        #expect(tree.node(forInode: Node.viewTop(.dates).inode) == nil)
+        let member = try #require(catalog.node("dates/2023/2023-09-01/a"))
+        #expect(tree.node(forInode: member.inode) == nil)
+        #expect(tree.child(of: .root, named: Array("favorites".utf8)) == .viewTop(.favorites))
+    }
+}
