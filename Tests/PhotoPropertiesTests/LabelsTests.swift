@@ -1,3 +1,4 @@
+import Containers
 import Foundation
 import Posix
 import PhotoSource
@@ -111,6 +112,37 @@ import Testing
         let takeout = try #require(SidecarMetadata(Array(json.utf8)))
         #expect(takeout.people == ["Anna", "A\u{0}B/C"] && takeout.favorite && takeout.keywords.isEmpty && takeout.rating == nil)
         #expect(SidecarMetadata(Array(#"{"favorited": false, "people": []}"#.utf8)) == nil, "says nothing")
+    }
+
+    /// IPTC records and Photoshop resources cut anywhere give the keywords that are whole (an
+    /// extended-length dataset among them), Latin-1 unless 1:90 says UTF-8; a resource claiming
+    /// more than there is gives none. An extended XMP missing a part is none.
+    @Test func cutOrLyingIPTCAndExtendedXMP() {
+        func dataset(_ record: UInt8, _ number: UInt8, _ value: [UInt8]) -> [UInt8] { [0x1C, record, number, UInt8(value.count >> 8), UInt8(value.count & 0xFF)] + value }
+        func resources(_ records: [UInt8], claiming size: Int? = nil) -> [UInt8] {
+            Array("8BIM".utf8) + [0x04, 0x04, 0, 0] + ByteOrder.bigEndian.bytes(of: size ?? records.count, count: 4) + records
+        }
+        let records = dataset(1, 90, [0x1B, 0x25, 0x47]) + dataset(2, 25, Array("Été".utf8)) + [0x1C, 2, 25, 0x80, 0x02, 0x00, 0x04] + Array("Long".utf8)
+        let whole = IPTCKeywords.keywords(inResources: Array("8BIM".utf8) + [0x04, 0x0C, 3] + Array("abc".utf8) + [0, 0, 0, 1, 0x55, 0] + resources(records))
+        #expect(whole.map { String(decoding: $0, as: UTF8.self) } == ["Été", "Long"], "after a resource of another kind, named and padded")
+        #expect(IPTCKeywords.keywords(inResources: resources(dataset(2, 25, [0xC9, 0x74, 0xE9]))) == [Array("Été".utf8)], "Latin-1")
+        for cut in 0..<records.count {
+            let read = IPTCKeywords.keywords(inRecords: records[..<cut])
+            #expect(whole.starts(with: read) && read.count <= 2, "cut at \(cut)")
+        }
+        #expect(IPTCKeywords.keywords(inResources: resources(records, claiming: records.count + 1)).isEmpty)
+
+        let guid = Array("0123456789ABCDEF0123456789ABCDEF".utf8), rest = Array("<x>twenty bytes!</x>".utf8)
+        func part(_ offset: Int, _ bytes: ArraySlice<UInt8>) -> ArraySlice<UInt8> {
+            (ExtendedXMP.header + guid + ByteOrder.bigEndian.bytes(of: rest.count, count: 4) + ByteOrder.bigEndian.bytes(of: offset, count: 4) + bytes)[...]
+        }
+        let main = XMPPacket(Array(#"<d xmpNote:HasExtendedXMP="0123456789ABCDEF0123456789ABCDEF"/>"#.utf8))!
+        var extended = ExtendedXMP()
+        extended.add(part(10, rest[10...]))
+        #expect(extended.packet(continuing: main) == nil, "the first part is missing")
+        extended.add(part(0, rest[..<10]))
+        #expect(extended.packet(continuing: main) == rest)
+        #expect(extended.packet(continuing: XMPPacket(Array("<d/>".utf8))!) == nil, "a main packet naming none")
     }
 
     /// What a sidecar says replaces the photo's own keywords, people and rating where it says any.
