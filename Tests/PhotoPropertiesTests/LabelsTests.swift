@@ -54,6 +54,29 @@ import Testing
         #expect(people == ["Zoe"])
     }
 
+    /// Regions as Lightroom and Picasa write them (attributes of a Description in each item), as
+    /// Windows does (an empty item of attributes), with lists of their own inside an item, under
+    /// another prefix: every named face once, pets, unnamed faces and names of nested lists none.
+    @Test func regionsInEveryFormToolsWriteThem() {
+        let packet = """
+            <rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#"><rdf:Description xmlns:R="http://www.metadataworkinggroup.com/schemas/regions/">
+             <R:Regions rdf:parseType="Resource"><R:RegionList><rdf:Bag>
+              <rdf:li><rdf:Description R:Name="Anna &amp; Co" R:Type="Face"><R:Area stArea:x="0.5"/></rdf:Description></rdf:li>
+              <rdf:li rdf:parseType="Resource"><R:Type>Face</R:Type><R:Extensions><x:Seen><rdf:Bag><rdf:li>Not a name</rdf:li></rdf:Bag></x:Seen></R:Extensions>
+               <R:Name>Bo</R:Name></rdf:li>
+              <rdf:li R:Name="Rex" R:Type="Pet"/>
+              <rdf:li R:Type="Face"/>
+              <rdf:li><rdf:Description R:Name="Anna &amp; Co"/></rdf:li>
+             </rdf:Bag></R:RegionList></R:Regions>
+             <MP:RegionInfo rdf:parseType="Resource"><MPRI:Regions><rdf:Bag>
+              <rdf:li MPReg:PersonDisplayName="Cy" MPReg:Rectangle="0.1, 0.1, 0.2, 0.2"/>
+              <rdf:li rdf:parseType="Resource"><MPReg:Rectangle>0.1, 0.1, 0.2, 0.2</MPReg:Rectangle></rdf:li>
+             </rdf:Bag></MPRI:Regions></MP:RegionInfo>
+            </rdf:Description></rdf:RDF>
+            """
+        #expect(labels(packet).people == ["Anna & Co", "Bo", "Cy"])
+    }
+
     @Test func ratingsAsWindowsAndXMPMeanThem() {
         func rating(_ xmp: String?, percent: String? = nil) -> Int? {
             let attributes = (xmp.map { #" xmp:Rating="\#($0)""# } ?? "") + (percent.map { #" MicrosoftPhoto:Rating="\#($0)""# } ?? "")
