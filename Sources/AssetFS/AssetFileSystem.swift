@@ -188,9 +188,6 @@ public final class AssetFileSystem: Sendable {
             let links: Int
             switch node {
             case .root: links = 2 + tree.topEntries.count
-            case .viewTop(let view):
-                let counts = catalog.viewTopCounts(view)
-                links = 2 + counts.folders + counts.members
             case .viewFolder(let id):
                 guard let row = catalog.viewFolder(id) else { return nil }
                 links = 2 + row.folders + row.members

@@ -52,7 +52,7 @@ extension CatalogStore {
     }
 
     /// The views' tables, whatever a catalog had of them.
-    static let dropViews = "DROP TABLE IF EXISTS view_folders; DROP TABLE IF EXISTS view_members; DROP TABLE IF EXISTS view_tops; DROP TABLE IF EXISTS view_suffixes;"
+    static let dropViews = "DROP TABLE IF EXISTS view_folders; DROP TABLE IF EXISTS view_members; DROP TABLE IF EXISTS view_suffixes;"
 
     /// Earlier versions of changed photos: a reader that opened one reads it on, or fails. A
     /// version's row holds what `PhotoColumn.retired` selects of it.

@@ -147,17 +147,6 @@ extension CatalogStore {
         }
     }
 
-    /// How many subfolders and members a view's top folder holds.
-    public func viewTopCounts(_ view: CatalogView) -> (folders: Int, members: Int) {
-        read((0, 0)) { db throws(DatabaseError) in
-            var result = (folders: 0, members: 0)
-            try db.query("SELECT folders, members FROM view_tops WHERE view = ?", [.integer(Int64(view.rawValue))]) {
-                result = (Int($0.integer(0)), Int($0.integer(1)))
-            }
-            return result
-        }
-    }
-
     // MARK: Rows
 
     /// Kind (0 folder, 1 member), id, name, view, then for a folder its parent and counts, for a

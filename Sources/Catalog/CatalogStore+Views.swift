@@ -3,8 +3,8 @@ import SQLiteDatabase
 /// The views' stored trees (issue 31): each view is a tree of view folders (`view_folders`,
 /// `parent` 0 for a folder directly in the view's top folder) holding member asset folders
 /// (`view_members`, a photo under a name unique in its folder). Triggers keep each folder's
-/// counts of child folders and members (its link count is read from its row), and delete a
-/// folder left with neither, up the chain. Row ids are never reused (AUTOINCREMENT): inode
+/// counts of child folders and members (its link count is read from its row; a top folder's is
+/// not counted, as `groups/`'s), and delete a folder left with neither, up the chain. Row ids are never reused (AUTOINCREMENT): inode
 /// numbers made of them stay stable.
 ///
 /// Writers (`record`, the events' clustering) change the trees only through the helpers below,
@@ -27,27 +27,20 @@ extension CatalogStore {
             folder INTEGER NOT NULL, photo INTEGER NOT NULL, name BLOB NOT NULL,
             UNIQUE(folder, name), UNIQUE(folder, photo));
         CREATE INDEX view_members_by_photo ON view_members(photo);
-        -- The counts of each view's top folder, which has no row of its own.
-        CREATE TABLE view_tops(view INTEGER PRIMARY KEY, folders INTEGER NOT NULL DEFAULT 0, members INTEGER NOT NULL DEFAULT 0);
-        INSERT INTO view_tops(view) VALUES \(CatalogView.allCases.map { "(\($0.rawValue))" }.joined(separator: ", "));
         -- Where the search for a free " (N)" starts, per folder and name: a folder of thousands of
         -- IMG_0001s (many cameras, many imports) must not try every N taken before.
         CREATE TABLE view_suffixes(folder INTEGER NOT NULL, name BLOB NOT NULL, next INTEGER NOT NULL,
             PRIMARY KEY(folder, name)) WITHOUT ROWID;
         CREATE TRIGGER view_folder_added AFTER INSERT ON view_folders BEGIN
-            UPDATE view_folders SET folders = folders + 1 WHERE id = new.parent;
-            UPDATE view_tops SET folders = folders + 1 WHERE new.parent = 0 AND view = new.view; END;
+            UPDATE view_folders SET folders = folders + 1 WHERE id = new.parent; END;
         CREATE TRIGGER view_folder_removed AFTER DELETE ON view_folders BEGIN
             DELETE FROM view_members WHERE folder = old.id; DELETE FROM view_folders WHERE view = old.view AND parent = old.id;
             DELETE FROM view_suffixes WHERE folder = old.id;
-            UPDATE view_folders SET folders = folders - 1 WHERE id = old.parent;
-            UPDATE view_tops SET folders = folders - 1 WHERE old.parent = 0 AND view = old.view; END;
+            UPDATE view_folders SET folders = folders - 1 WHERE id = old.parent; END;
         CREATE TRIGGER view_member_added AFTER INSERT ON view_members BEGIN
-            UPDATE view_folders SET members = members + 1 WHERE id = new.folder;
-            UPDATE view_tops SET members = members + 1 WHERE view = -1 - new.folder; END;
+            UPDATE view_folders SET members = members + 1 WHERE id = new.folder; END;
         CREATE TRIGGER view_member_removed AFTER DELETE ON view_members BEGIN
-            UPDATE view_folders SET members = members - 1 WHERE id = old.folder;
-            UPDATE view_tops SET members = members - 1 WHERE view = -1 - old.folder; END;
+            UPDATE view_folders SET members = members - 1 WHERE id = old.folder; END;
         CREATE TRIGGER view_folder_emptied AFTER UPDATE OF folders, members ON view_folders
             WHEN new.folders = 0 AND new.members = 0 BEGIN DELETE FROM view_folders WHERE id = new.id; END;
         -- A Live Photo's movie, once paired, is shown by its still only.

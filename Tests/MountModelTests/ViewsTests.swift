@@ -49,7 +49,6 @@ extension ScratchCatalog {
         #expect(catalog.node("people/Anna/a/original.jpg") == catalog.node("groups/Trip/a/original.jpg"))
         #expect(catalog.tree.parent(of: member) == catalog.node("people/Anna"))
         #expect(catalog.tree.parent(of: try #require(catalog.node("favorites/a"))) == .viewTop(.favorites))
-        #expect(catalog.store.viewTopCounts(.favorites) == (0, 2))
         #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos"])
     }
 
@@ -70,7 +69,6 @@ extension ScratchCatalog {
         #expect(catalog.node("tags/x") == x)
         try catalog.record(["a.jpg": Self.properties()], in: "A")
         #expect(catalog.names("tags") == [] && catalog.tree.node(forInode: x.inode) == nil)
-        #expect(catalog.store.viewTopCounts(.tags) == (0, 0))
     }
 
     /// A member's name is its asset name, made unique in its folder beside other members and subfolders.
