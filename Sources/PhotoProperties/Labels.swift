@@ -9,11 +9,12 @@
 ///   TagsList lists every level) is the longer one's.
 /// Names are kept as written (a `/`, a NUL, 300 bytes: the catalog's Naming makes folder names of
 /// them), their ends' white space trimmed. Bounded against odd input: at most `maxEntries` of
-/// each kind, a name of at most `maxNameBytes` (longer ones are dropped), `maxDepth` levels.
+/// each kind, a name of at most `maxNameBytes` (longer ones are dropped), `maxDepth` levels (the
+/// rest cut).
 struct Labels {
-    private(set) var flat: [String] = []
-    private(set) var paths: [[String]] = []
-    private(set) var people: [String] = []
+    private var flat: [String] = []
+    private var paths: [[String]] = []
+    private var people: [String] = []
 
     static let maxEntries = 4096
     static let maxNameBytes = 1024
@@ -25,27 +26,21 @@ struct Labels {
         flat.append(name)
     }
 
-    /// A hierarchical keyword, its levels split at `separator`; empty levels are none.
+    /// A hierarchical keyword, its levels split at `separator` (empty levels are none), cut to
+    /// `maxDepth`.
     mutating func addPath(_ text: [UInt8], separator: UInt8) {
-        let path = text.split(separator: separator, omittingEmptySubsequences: true).prefix(Self.maxDepth + 1).compactMap(Self.name)
-        guard !path.isEmpty, path.count <= Self.maxDepth else { return }
-        if path[0] == Self.peopleBranch {
-            if path.count > 1 { addPerson(Array(path[path.count - 1].utf8)) }
+        let path = text.split(separator: separator, omittingEmptySubsequences: true).compactMap(Self.name).prefix(Self.maxDepth)
+        guard !path.isEmpty else { return }
+        if path.first == Self.peopleBranch {
+            if path.count > 1, let last = path.last { addPerson(Array(last.utf8)) }
         } else if paths.count < Self.maxEntries {
-            paths.append(path)
+            paths.append(Array(path))
         }
     }
 
     mutating func addPerson(_ text: [UInt8]) {
         guard people.count < Self.maxEntries, let name = Self.name(text[...]) else { return }
         people.append(name)
-    }
-
-    /// Everything `other` gathered, after this one's.
-    mutating func add(_ other: Labels) {
-        flat += other.flat.prefix(Self.maxEntries - flat.count)
-        paths += other.paths.prefix(Self.maxEntries - paths.count)
-        people += other.people.prefix(Self.maxEntries - people.count)
     }
 
     /// Each person once, in the order first named.

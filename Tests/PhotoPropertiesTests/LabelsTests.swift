@@ -52,6 +52,9 @@ import Testing
         let (keywords, people) = labels(packet)
         #expect(keywords == [["Animals", "Dog"], ["Music", "Rock & Roll"], ["It's"]])
         #expect(people == ["Zoe"])
+        let deep = (1...40).map(String.init).joined(separator: "|")
+        #expect(labels("<lr:hierarchicalSubject><rdf:Bag><rdf:li>\(deep)</rdf:li></rdf:Bag></lr:hierarchicalSubject>").keywords == [(1...32).map(String.init)],
+                "a hierarchy is cut at 32 levels")
     }
 
     /// Regions as Lightroom and Picasa write them (attributes of a Description in each item), as
