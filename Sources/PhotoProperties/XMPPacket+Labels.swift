@@ -43,7 +43,7 @@ extension XMPPacket {
     /// neither is there or usable (a rating of 99 is not one).
     var rating: Int? {
         func number(_ property: Property) -> Double? {
-            value(of: property).flatMap { Double(String(decoding: Self.unescaped($0).filter { !Self.whitespace.contains($0) }, as: UTF8.self)) }
+            value(of: property).flatMap { $0.count > 64 ? nil : Double(String(decoding: Self.unescaped($0).filter { !Self.whitespace.contains($0) }, as: UTF8.self)) }
         }
         if let stars = number(Self.rating)?.rounded(), (-1...5).contains(stars) { return Int(stars) }
         return number(Self.microsoftRating).flatMap(Labels.stars(percent:))
