@@ -1,4 +1,5 @@
 import Foundation
+import PhotoSource
 
 /// What a sidecar file says of its photo (`PhotoSource.SidecarNames` finds them): an XMP sidecar's
 /// `exif:DateTimeOriginal` (or the other XMP dates), `exif:GPSLatitude`/`GPSLongitude`, keywords,
@@ -13,9 +14,9 @@ public struct SidecarMetadata: Sendable, Equatable {
     public var rating: Int?
     public var favorite = false
 
-    /// Sidecars larger than this are not read: an XMP packet's bound. A JSON is parsed up to
-    /// `maxJSONBytes` (real ones are a few KiB).
-    public static let maxBytes = XMPPacket.maxPacketBytes
+    /// The most read of a sidecar named `name`: a JSON's up to 1 MiB (real ones are a few KiB),
+    /// an XMP sidecar's up to an XMP packet's bound.
+    public static func maxBytes(of name: [UInt8]) -> Int { SidecarNames.isJSON(name) ? maxJSONBytes : XMPPacket.maxPacketBytes }
     static let maxJSONBytes = 1 << 20
 
     public init(date: TakenDate?, location: Coordinates?) {
