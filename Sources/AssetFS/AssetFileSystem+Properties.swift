@@ -81,13 +81,13 @@ extension AssetFileSystem {
         return row
     }
 
-    /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place, then
-    /// by the date in its name where it still has only its mtime; nil when it cannot be opened now
-    /// (changed since the scan: its folder is read again; or away). One it may not read gets what
-    /// the catalog knows. `sidecars`: the names of the sidecars in its folder.
+    /// Reads a photo's properties, completed by its sidecar (`PhotoProperties.complete(with:)`),
+    /// then by the date in its name where it still has only its mtime; nil when it cannot be opened
+    /// now (changed since the scan: its folder is read again; or away). One it may not read gets
+    /// what the catalog knows. `sidecars`: the names of the sidecars in its folder.
     func readProperties(_ row: CatalogStore.PhotoRow, sidecars: Set<[UInt8]>) -> PhotoProperties? {
         guard var properties = readEmbeddedProperties(row.photo) else { return nil }
-        if properties.lacksWhatSidecarsKeep, let sidecar = sidecar(of: row, among: sidecars) { properties.complete(with: sidecar) }
+        if let sidecar = sidecar(of: row, among: sidecars) { properties.complete(with: sidecar) }
         properties.complete(withDateIn: row.photo.fileName)
         return properties
     }
@@ -125,6 +125,7 @@ extension AssetFileSystem {
                                              motion: properties.motion.map { $0.offset..<($0.offset + $0.length) },
                                              liveIdentifier: properties.liveIdentifier)
         stored.taken = properties.date.localSeconds
+        (stored.keywords, stored.people, stored.rating, stored.favorite) = (properties.keywords, properties.people, properties.rating, properties.favorite)
         return stored
     }
 }

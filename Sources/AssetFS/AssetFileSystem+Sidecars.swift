@@ -10,13 +10,13 @@ extension AssetFileSystem {
     func sidecar(of row: CatalogStore.PhotoRow, among sidecars: Set<[UInt8]>) -> SidecarMetadata? {
         guard !sidecars.isEmpty else { return nil }
         let read = { (name: [UInt8]) in
-            self.sourceFiles.sidecar(name, of: row.photo, limit: SidecarMetadata.maxBytes).flatMap(SidecarMetadata.init)
+            self.sourceFiles.sidecar(name, of: row.photo, limit: SidecarMetadata.maxBytes(of: name)).flatMap(SidecarMetadata.init)
         }
         for name in SidecarNames.candidates(for: row.photo.fileName) where sidecars.contains(name) {
             if let found = read(name) { return found }
         }
         let titled = takeoutTitles.sidecar(titled: row.photo.fileName, inFolder: row.folder, among: sidecars) { name in
-            self.sourceFiles.sidecar(name, of: row.photo, limit: SidecarMetadata.maxBytes).flatMap(SidecarMetadata.takeoutTitle)
+            self.sourceFiles.sidecar(name, of: row.photo, limit: SidecarMetadata.maxBytes(of: name)).flatMap(SidecarMetadata.takeoutTitle)
         }
         return titled.flatMap(read)
     }

@@ -58,8 +58,8 @@ enum PropertiesColumn: Int32, ColumnList {
         case .motionOffset: return properties.motion.map { .integer($0.lowerBound) } ?? .null
         case .motionLength: return properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null
         case .liveIdentifier: return properties.liveIdentifier.map { .text($0) } ?? .null
-        case .keywords: return properties.keywords.isEmpty ? .null : .text(Self.joined(properties.keywords.map { Self.joined($0, level: 1) }, level: 0))
-        case .people: return properties.people.isEmpty ? .null : .text(Self.joined(properties.people, level: 0))
+        case .keywords: return properties.keywords.isEmpty ? .null : .blob(Array(Self.joined(properties.keywords.map { Self.joined($0, level: 1) }, level: 0).utf8))
+        case .people: return properties.people.isEmpty ? .null : .blob(Array(Self.joined(properties.people, level: 0).utf8))
         case .rating: return integer(properties.rating)
         case .favorite: return .integer(properties.favorite ? 1 : 0)
         case .country: return properties.place.map { .text($0.country) } ?? .null
@@ -80,8 +80,8 @@ enum PropertiesColumn: Int32, ColumnList {
             duration: row.isNull(.duration) ? nil : row.double(.duration), codec: row.optionalText(.codec),
             motion: row.optionalInteger(.motionOffset).map { $0..<($0 + row.integer(.motionLength)) },
             liveIdentifier: row.optionalText(.liveIdentifier))
-        result.keywords = Self.split(row.optionalText(.keywords)).map { Self.split($0, level: 1) }
-        result.people = Self.split(row.optionalText(.people))
+        result.keywords = Self.split(row.optionalBlob(.keywords).map(Self.text)).map { Self.split($0, level: 1) }
+        result.people = Self.split(row.optionalBlob(.people).map(Self.text))
         result.rating = row.optionalInteger(.rating).map(Int.init)
         result.favorite = row.integer(.favorite) != 0
         result.place = row.optionalText(.country).map { Place(country: $0, region: row.optionalText(.region), city: row.optionalText(.city)) }
@@ -90,9 +90,12 @@ enum PropertiesColumn: Int32, ColumnList {
         return result
     }
 
-    /// Lists are stored as text: items apart by U+001E, a keyword's levels by U+001F (control
-    /// characters no name in the mount keeps).
+    /// Lists are stored as UTF-8 in blobs (names are kept as written, and SQLite binds text only
+    /// up to a NUL): items apart by U+001E, a keyword's levels by U+001F (control characters no
+    /// name in the mount keeps).
     private static let separators: [Character] = ["\u{1E}", "\u{1F}"]
+
+    private static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
 
     private static func joined(_ items: [String], level: Int) -> String { items.joined(separator: String(separators[level])) }
 

@@ -3,11 +3,14 @@ import PhotoSource
 import Posix
 
 /// What a photo's own format says of it, before it is made properties: its EXIF block, its XMP
-/// packet and its stored pixel size. Each format's reader reads only the few places these are kept.
+/// packet, its IPTC keywords and its stored pixel size. Each format's reader reads only the few
+/// places these are kept.
 struct EmbeddedMetadata {
     /// An EXIF block from "Exif\0\0" on, as libexif reads it.
     var exif: [UInt8]?
+    /// The XMP packet (a JPEG's extended XMP after its main packet).
     var xmp: [UInt8]?
+    var iptcKeywords: [[UInt8]] = []
     var size: PixelSize?
     /// Whether `size` is already upright: a HEIF's shown size has its irot applied (as libheif
     /// applies irot and imir to its pixels), and its EXIF Orientation (written to match, or
@@ -22,11 +25,15 @@ struct EmbeddedMetadata {
         self.init(exif: entries.isEmpty ? nil : entries.block, xmp: xmp, size: size, isUpright: isUpright)
     }
 
-    /// JPEG: the APP1 "Exif" and XMP segments and the frame header.
+    /// JPEG: the APP1 "Exif" and XMP segments (extended XMP joined to its main packet), APP13's
+    /// IPTC keywords and the frame header.
     static func jpeg(_ file: FileDescriptor) -> EmbeddedMetadata {
         guard let segments = JPEGSegments.read(file) else { return EmbeddedMetadata() }
-        return EmbeddedMetadata(exif: segments.exif, xmp: segments.xmp,
-                                size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
+        var xmp = segments.xmp
+        if let main = xmp.flatMap(XMPPacket.init), let rest = segments.extendedXMP.packet(continuing: main) { xmp? += [0x0A] + rest }
+        var result = EmbeddedMetadata(exif: segments.exif, xmp: xmp, size: segments.frameSize.map { PixelSize(width: $0.width, height: $0.height) })
+        result.iptcKeywords = segments.photoshop.map(IPTCKeywords.keywords(inResources:)) ?? []
+        return result
     }
 
     /// HEIC and AVIF: the primary item's size as shown (its irot applied) and its Exif item, which begins with the 4-byte big-endian offset of

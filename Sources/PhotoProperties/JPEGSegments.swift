@@ -38,16 +38,21 @@ struct FilePrefix {
     }
 }
 
-/// The segments of a JPEG up to its first frame header: the EXIF block (APP1 "Exif\0\0"), the XMP packet and the
-/// frame's stored size (SOFn). Stray bytes between segments (some cameras write them) are skipped.
+/// The segments of a JPEG up to its first frame header: the EXIF block (APP1 "Exif\0\0"), the XMP packet,
+/// the Photoshop resources (APP13) and the frame's stored size (SOFn). Stray bytes between segments
+/// (some cameras write them) are skipped.
 struct JPEGSegments {
     var exif: [UInt8]?
     /// The XMP packet of the APP1 segment that begins with Adobe's namespace URI.
     var xmp: [UInt8]?
+    var extendedXMP = ExtendedXMP()
+    /// The image resource blocks of the APP13 "Photoshop 3.0" segments, joined (IPTC's among them).
+    var photoshop: [UInt8]?
     var frameSize: (width: Int, height: Int)?
 
     static let exifHeader: [UInt8] = Array("Exif".utf8) + [0, 0]
     static let xmpHeader: [UInt8] = Array("http://ns.adobe.com/xap/1.0/".utf8) + [0]
+    static let photoshopHeader: [UInt8] = Array("Photoshop 3.0".utf8) + [0]
 
     /// The segments of the JPEG at `base` in `file` (0, or a RAW's embedded one), or nil when
     /// no JPEG starts there.
@@ -84,6 +89,10 @@ struct JPEGSegments {
             if code == 0xE1, let payload = file.slice(position + 4, length - 2) {
                 if result.exif == nil, payload.starts(with: exifHeader) { result.exif = Array(payload) }
                 if result.xmp == nil, payload.starts(with: xmpHeader) { result.xmp = Array(payload.dropFirst(xmpHeader.count)) }
+                if payload.starts(with: ExtendedXMP.header) { result.extendedXMP.add(payload) }
+            }
+            if code == 0xED, let payload = file.slice(position + 4, length - 2), payload.starts(with: photoshopHeader) {
+                result.photoshop = (result.photoshop ?? []) + payload.dropFirst(photoshopHeader.count)
             }
             position += 2 + length
         }

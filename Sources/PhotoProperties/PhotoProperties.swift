@@ -1,8 +1,8 @@
 import PhotoSource
 import Posix
 
-/// What a photo says about itself: when it was taken, its upright size, its type, the camera and
-/// the place. Read from the few places each format keeps them (never its image data) by `read(from:…)`; a
+/// What a photo says about itself: when it was taken, its upright size, its type, the camera,
+/// the place, and what people labelled it with (keywords, people, a rating). Read from the few places each format keeps them (never its image data) by `read(from:…)`; a
 /// file whose metadata cannot be read still gets everything that can be known (the date falls
 /// back to the file's mtime), and reading never fails.
 public struct PhotoProperties: Sendable, Equatable {
@@ -24,6 +24,15 @@ public struct PhotoProperties: Sendable, Equatable {
     public var motion: MotionPhoto.Video?
     /// The content identifier an Apple Live Photo's still and movie share (`LivePhoto`).
     public var liveIdentifier: String?
+    /// Keywords, each a path of levels (a flat keyword is a path of one): `Labels` says from where
+    /// and how they are deduplicated.
+    public var keywords: [[String]] = []
+    /// The names of the people in it, each once.
+    public var people: [String] = []
+    /// Stars, −1 (rejected) to 5, when a tool rated it (`XMPPacket.rating`).
+    public var rating: Int?
+    /// Marked a favorite (Google Takeout's `favorited`).
+    public var favorite = false
 
     public init(date: TakenDate, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                 camera: [UInt8]? = nil, location: Coordinates? = nil) {
@@ -44,8 +53,9 @@ public struct PhotoProperties: Sendable, Equatable {
     /// catalog whose properties were read by another version reads them all again (version 1 read
     /// EXIF and sizes of JPEGs only, version 2 no XMP, version 3 no sidecars, version 4 no
     /// Motion Photos or Live Photo identifiers, version 5 showed movie headers' times in UTC and
-    /// read no dates in file names nor Takeout JSONs named in full).
-    public static let readerVersion = 6
+    /// read no dates in file names nor Takeout JSONs named in full, version 6 no keywords, people or
+    /// ratings).
+    public static let readerVersion = 7
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
     /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by
@@ -74,10 +84,15 @@ public struct PhotoProperties: Sendable, Equatable {
             result.camera = exif.camera
             result.location = exif.location
         }
+        var labels = Labels()
+        for keyword in embedded.iptcKeywords { labels.addKeyword(keyword) }
         if let xmp = embedded.xmp.flatMap(XMPPacket.init) {
             if result.date.source == .modificationTime, let date = xmp.date { result.date = date }
             if result.camera == nil { result.camera = xmp.camera }
+            xmp.gather(into: &labels)
+            result.rating = xmp.rating
         }
+        (result.keywords, result.people) = (labels.keywords, labels.uniquePeople)
         if format.mayHoldMotion { (result.motion, result.liveIdentifier) = (MotionPhoto.locate(file), LivePhoto.identifier(file)) }
         if let size = embedded.size, size.width > 0, size.height > 0 {
             let turned = !embedded.isUpright && (5...8).contains(orientation)
@@ -90,14 +105,18 @@ public struct PhotoProperties: Sendable, Equatable {
 
 extension PhotoProperties {
     /// What a sidecar adds: its date where the photo has none of its own (only the file's mtime),
-    /// its place where the photo has none.
+    /// its place where the photo has none. Its keywords, its people and its rating, where it has
+    /// any, replace the photo's own: a sidecar is what the organizer wrote last (digiKam,
+    /// darktable and Lightroom keep the whole list there), so a keyword removed there is gone. A
+    /// favorite mark in either makes a favorite.
     public mutating func complete(with sidecar: SidecarMetadata) {
         if date.source == .modificationTime, let taken = sidecar.date { date = taken }
         if location == nil { location = sidecar.location }
+        if !sidecar.keywords.isEmpty { keywords = sidecar.keywords }
+        if !sidecar.people.isEmpty { people = sidecar.people }
+        if let stars = sidecar.rating { rating = stars }
+        favorite = favorite || sidecar.favorite
     }
-
-    /// Whether a sidecar could add anything.
-    public var lacksWhatSidecarsKeep: Bool { date.source == .modificationTime || location == nil }
 }
 
 /// A latitude and longitude in decimal degrees.

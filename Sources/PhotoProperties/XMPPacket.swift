@@ -23,8 +23,10 @@ struct XMPPacket {
     static let model = Property(namespace: "http://ns.adobe.com/tiff/1.0/", name: "Model", usualPrefix: "tiff")
     static let latitude = Property(namespace: "http://ns.adobe.com/exif/1.0/", name: "GPSLatitude", usualPrefix: "exif")
     static let longitude = Property(namespace: "http://ns.adobe.com/exif/1.0/", name: "GPSLongitude", usualPrefix: "exif")
-    /// A packet larger than this is not searched (real ones are a few KiB to a few hundred).
-    static let maxPacketBytes = 4 << 20
+    /// A packet larger than this is not searched. Real ones are a few KiB to a few hundred; a few
+    /// MiB where an editor kept every ancestor document or a thousand face regions. Every search
+    /// of a packet is linear (memchr), so the bound is one of memory: 16 MiB, read once.
+    static let maxPacketBytes = 16 << 20
     /// XML's white space: space, tab, line feed, carriage return.
     static let whitespace: Set<UInt8> = [0x20, 0x09, 0x0A, 0x0D]
 
@@ -69,30 +71,50 @@ struct XMPPacket {
         return EXIFMetadata.camera(make: text(Self.make), model: text(Self.model))
     }
 
-    /// The first value of `property`, under each prefix the packet declares for its namespace
-    /// (or the usual one when it declares none).
-    func value(of property: Property) -> ArraySlice<UInt8>? {
-        let declared = Self.prefixes(of: Array(property.namespace.utf8), in: bytes[...])
-        for prefix in declared.isEmpty ? [Array(property.usualPrefix.utf8)] : declared {
-            if let value = Self.value(of: prefix + [0x3A] + Array(property.name.utf8), in: bytes[...]) { return value }
+    /// The first value of `property` in `part` of the packet (all of it by default).
+    func value(of property: Property, in part: ArraySlice<UInt8>? = nil) -> ArraySlice<UInt8>? {
+        for name in qualifiedNames(of: property) {
+            if let value = Self.value(of: name, in: part ?? bytes[...]) { return value }
         }
         return nil
     }
 
-    /// Text with XML's five predefined entities (`&amp;` …) turned back into their characters.
+    /// `prefix:name` under each prefix the packet declares for the property's namespace (or the
+    /// usual one when it declares none).
+    func qualifiedNames(of property: Property) -> [[UInt8]] {
+        let declared = Self.prefixes(of: Array(property.namespace.utf8), in: bytes[...])
+        return (declared.isEmpty ? [Array(property.usualPrefix.utf8)] : declared).map { $0 + [0x3A] + Array(property.name.utf8) }
+    }
+
+    /// Text with XML's five predefined entities (`&amp;` …) and its character references (`&#39;`,
+    /// as exiftool writes an apostrophe, `&#x2F;`) turned back into their characters.
     static func unescaped(_ text: ArraySlice<UInt8>) -> [UInt8] {
         let entities: [(String, UInt8)] = [("&amp;", 0x26), ("&lt;", 0x3C), ("&gt;", 0x3E), ("&quot;", 0x22), ("&apos;", 0x27)]
         var result: [UInt8] = [], rest = text
-        while let first = rest.first {
-            if first == 0x26, let (entity, character) = entities.first(where: { rest.starts(with: $0.0.utf8) }) {
+        while let ampersand = rest.firstIndex(of: 0x26) {
+            result += rest[..<ampersand]
+            rest = rest[ampersand...]
+            if let (entity, character) = entities.first(where: { rest.starts(with: $0.0.utf8) }) {
                 result.append(character)
                 rest = rest.dropFirst(entity.utf8.count)
+            } else if let (scalar, length) = characterReference(rest) {
+                result += Array(String(Character(scalar)).utf8)
+                rest = rest.dropFirst(length)
             } else {
-                result.append(first)
+                result.append(0x26)
                 rest = rest.dropFirst()
             }
         }
-        return result
+        return result + rest
+    }
+
+    /// `&#NNN;` or `&#xHH;` at the start of `text`: the character and the reference's length.
+    static func characterReference(_ text: ArraySlice<UInt8>) -> (Unicode.Scalar, Int)? {
+        guard text.starts(with: [0x26, 0x23]), let end = text.prefix(12).firstIndex(of: 0x3B) else { return nil }
+        var digits = Substring(String(decoding: text[(text.startIndex + 2)..<end], as: UTF8.self)), radix = 10
+        if digits.first == "x" || digits.first == "X" { (digits, radix) = (digits.dropFirst(), 16) }
+        guard !digits.isEmpty, let value = UInt32(digits, radix: radix), let scalar = Unicode.Scalar(value) else { return nil }
+        return (scalar, end + 1 - text.startIndex)
     }
 
     /// The prefixes `xmlns:PREFIX="namespace"` declares in the packet.

@@ -15,10 +15,11 @@ public enum SidecarNames {
     /// Takeout cuts the name before `.json` to this many characters.
     static let takeoutNameLimit = 46
 
-    /// Whether a file named `name` is a sidecar (listed as one, never sniffed as a photo).
+    /// Whether a file named `name` is a sidecar (listed as one, never sniffed as a photo): a name
+    /// before the extension (`b.xmp` is one, `.xmp` alone is not).
     public static func isSidecar(_ name: [UInt8]) -> Bool {
         let lower = name.asciiLowercased
-        return lower.count > 5 && (lower.hasSuffix(xmp) || lower.hasSuffix(json) || lower.hasSuffix(aae))
+        return [xmp, json, aae].contains { lower.count > $0.count && lower.hasSuffix($0) }
     }
 
     /// Whether a sidecar named `name` may be a Takeout JSON (whose `title` names its photo).

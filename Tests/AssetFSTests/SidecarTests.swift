@@ -41,6 +41,8 @@ import PhotoSource
         #expect(candidates(long).contains(String((long + ".supplemental-metadata").prefix(46)) + ".json"))
         #expect(candidates(long).contains(String(long.prefix(46)) + ".json"))
         #expect(SidecarNames.isSidecar(Array("a.JSON".utf8)) && SidecarNames.isSidecar(Array("IMG.CR2.xmp".utf8)) && !SidecarNames.isSidecar(Array("a.jpg".utf8)))
+        #expect(SidecarNames.isSidecar(Array("b.xmp".utf8)) && SidecarNames.isSidecar(Array("b.aae".utf8)) && !SidecarNames.isSidecar(Array(".xmp".utf8)),
+                "a one-letter name's sidecar is one")
     }
 
     @Test func takeoutJSONDatesAndPlacesPhotosWithoutTheirOwnAndAChangeRedatesThem() throws {
