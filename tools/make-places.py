@@ -15,7 +15,8 @@ The table (little-endian; every section starts on a 4-byte boundary, read in pla
 Sources/Places/PlaceTable.swift, which states the same layout):
   header   "APL1", then u32 place count, region count, country count, name pool bytes, 3 x u32 zero
   cells    u32[180*360+1]: the first place of each 1-degree cell (latitude row from -90, then
-           longitude from -180), places sorted by cell; the last entry is the place count
+           longitude from -180), places sorted by cell, then latitude (a cell is searched by latitude);
+           the last entry is the place count
   places   u16 latitude[n], u16 longitude[n] (the place's offset from its cell's south-west corner
            in 1/65536 degree, about 1.7 m), u32 name[n] (pool offset), u16 region[n]
   regions  u32 name[r], u16 country[r]

@@ -35,10 +35,36 @@ struct PlaceTable: @unchecked Sendable {  // immutable bytes of the binary's rea
         precondition(pool + poolBytes == bytes.count, "the place table's sections do not add up to its size")
     }
 
+    /// The cell of a position (the north pole's in the last row, 180° E in the first column).
+    static func cell(latitude: Double, longitude: Double) -> (row: Int, column: Int) {
+        (min(Int((latitude + 90).rounded(.down)), rows - 1), Int((longitude + 180).rounded(.down)) % columns)
+    }
+
     /// The places of cell (`row`, `column`): indices into the place arrays.
     func places(row: Int, column: Int) -> Range<Int> {
         let cell = row * Self.columns + column
         return Int(u32(cells, cell))..<Int(u32(cells, cell + 1))
+    }
+
+    /// The places of cell (`row`, `column`) within `latitudes` (a cell's places are sorted by
+    /// latitude): found by two binary searches.
+    func places(row: Int, column: Int, latitudes: ClosedRange<Double>) -> Range<Int> {
+        let all = places(row: row, column: column)
+        let south = Double(row - 90)
+        let low = ((latitudes.lowerBound - south) * Self.offsetScale).rounded(.up)
+        let high = ((latitudes.upperBound - south) * Self.offsetScale).rounded(.down)
+        guard !all.isEmpty, high >= 0, low <= 65535, low <= high else { return all.startIndex..<all.startIndex }
+        return firstPlace(in: all, atLeast: max(low, 0))..<firstPlace(in: all, atLeast: min(high, 65535) + 1)
+    }
+
+    /// The first place of `range` whose latitude offset is at least `offset`.
+    private func firstPlace(in range: Range<Int>, atLeast offset: Double) -> Int {
+        var (low, high) = (range.lowerBound, range.upperBound)
+        while low < high {
+            let middle = (low + high) / 2
+            if Double(u16(latitudes, middle)) < offset { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 
     /// Place `index`'s position in degrees, given its cell.

@@ -2,8 +2,9 @@ import Glibc
 import Places
 
 /// `places-lookup COUNT`: bench/places-bench.sh's timer of PlaceFinder. Prints, tab-separated:
-/// the first lookup in this process (the table's pages not touched yet: its "load"), then the mean
-/// time per lookup over COUNT positions of each kind, how many found a place, and the peak RSS.
+/// the first lookup in this process (the table's pages not touched yet: its "load") and the peak
+/// RSS then, the mean time per lookup over COUNT positions of each kind, how many found a place,
+/// and the peak RSS at the end (the positions' arrays, 16 bytes each, included).
 let count = CommandLine.arguments.count == 2 ? Int(CommandLine.arguments[1]) ?? 0 : 0
 guard count > 0 else {
     print("usage: places-lookup COUNT")
@@ -14,6 +15,12 @@ func now() -> Double {
     var time = timespec()
     clock_gettime(CLOCK_MONOTONIC, &time)
     return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+}
+
+func peakRSS() -> Int {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    return usage.ru_maxrss
 }
 
 /// `value` with two decimals.
@@ -37,7 +44,7 @@ var random = Sequence()
 
 let start = now()
 _ = PlaceFinder.place(latitude: 60.39, longitude: 5.32)
-print("first lookup (load)\t\(decimals((now() - start) * 1e6)) µs")
+print("first lookup (load)\t\(decimals((now() - start) * 1e6)) µs\tpeak RSS \(peakRSS()) KiB")
 
 /// Photos' positions: within ±0.3° of one of 24 cities of every continent (dense Tokyo and Paris,
 /// sparse Reykjavík and Nairobi); anywhere: uniform over the globe's area (mostly sea).
@@ -61,6 +68,4 @@ for (kind, positions) in [("near cities", nearCities), ("anywhere", anywhere)] {
     print("\(kind)\t\(decimals(each)) µs per lookup\t\(found) of \(count) found")
 }
 
-var usage = rusage()
-getrusage(RUSAGE_SELF.rawValue, &usage)
-print("peak RSS\t\(usage.ru_maxrss / 1024) MiB")
+print("peak RSS at the end\t\(peakRSS() / 1024) MiB")
