@@ -57,6 +57,10 @@ let package = Package(
         .target(name: "PhotoSource", dependencies: ["Containers", "Posix"]),
         .target(name: "Video", dependencies: ["CBridgeFailure", "CVideo", "Containers", "Posix"]),
         .target(name: "PhotoProperties", dependencies: ["CExif", "Containers", "PhotoSource", "Video", "Posix"]),
+        // Offline reverse geocoding (issue 31's places/): GeoNames' populated places, built into the
+        // binary by CPlaces (tools/make-places.py makes its table; GEONAMES.md: licence, attribution).
+        .target(name: "CPlaces", exclude: ["places.bin", "GEONAMES.md"]),
+        .target(name: "Places", dependencies: ["CPlaces"]),
         .target(name: "Catalog", dependencies: ["PhotoSource", "SQLiteDatabase", "Posix"]),
         // The mount's shape, defined once: the layout and its names, the sizes, inode numbers, the
         // tree over the catalog's rows, and what the kernel must forget when rows change.
@@ -69,6 +73,8 @@ let package = Package(
         .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI", "Posix"]),
         // bench/video-bench.sh's poster maker, until the command line renders videos.
+        // bench/places-bench.sh's timer of the place finder.
+        .executableTarget(name: "places-lookup", dependencies: ["Places"], path: "bench/places-lookup"),
         .executableTarget(name: "video-poster", dependencies: ["Renditions", "Video", "Posix"], path: "bench/video-poster"),
 
         // Names Tests/Fixtures (the vendored test photos) for the test targets that read them, and
@@ -80,6 +86,7 @@ let package = Package(
         .testTarget(name: "RenditionsTests", dependencies: ["CBridgeFailure", "Containers", "Video", "Renditions", "RenditionsKernels", "Posix", "PhotoSource", "TestFixtures"]),
         .testTarget(name: "PhotoSourceTests", dependencies: ["PhotoSource", "Posix"]),
         .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "Video", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
+        .testTarget(name: "PlacesTests", dependencies: ["Places"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "PhotoSource", "SQLiteDatabase", "Posix", "TestFixtures"]),
         .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "PhotoSource", "Posix", "TestFixtures"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "Posix"]),

@@ -18,6 +18,11 @@
 #   SCALE_THUMBS      new thumbnails fetched during the storm (default 40; one every 0.1 s)
 #   SCALE_COLD        0: no cold rows even as root (drop_caches empties every process's page cache:
 #                     on a machine shared with builds, only the warm rows compare)
+#   SCALE_METADATA    1: the photos say when, where, what and who, as a family's ten years of
+#                     photos do (scale-gen --metadata, bench/scale-meta.c: dates in trips and
+#                     everyday days over 2015-2024, GPS near real cities on a third, keywords on a
+#                     tenth, 300 named people in MWG face regions on 15 %, ratings on a twentieth);
+#                     the library is then library-P-B-meta
 #   BENCH_SKIP_BUILD  1: use the binary already built instead of running `swift build -c release`
 #   BENCH_SCRATCH     the build folder (default bench/out/build)
 #   BENCH_STRICT      1: exit 1 when a target is missed (default: report only)
@@ -25,7 +30,7 @@
 # The library is generated once into bench/out/scale/library-P-B/ (gitignored) and reused: one tiny
 # JPEG (64x48, ~1.2 KB, made by cjpeg) copied by bench/scale-gen.c, each copy unique by a COM
 # segment after SOI naming its album and number. Photos are album-NNNNN/IMG_NNNN.jpg and
-# album-big/IMG_NNNNN.jpg. The floor is bench/scale-walk.c (mode 1: stat every entry; mode 2: also
+# album-big/IMG_NNNNN.jpg (with SCALE_METADATA, an Exif and an XMP APP1 after SOI too). The floor is bench/scale-walk.c (mode 1: stat every entry; mode 2: also
 # open every file and read its first 2 bytes), compiled here with gcc.
 #
 # What is measured, in this order ("cold": `sync; echo 3 > /proc/sys/vm/drop_caches` right before,
@@ -36,7 +41,9 @@
 #   first mount  a fresh cache file: cold, then warm (another fresh file)
 #   remount      the cache file of the warm first mount: cold (then `ls -f`/`ls -l` of the big album
 #                cold), then warm, and on that last mount: `ls -f groups`, `ls -f`/`ls -l` of the big
-#                album and of an album of 100, `find MNT | wc -l`, new thumbnails idle and during an
+#                album and of an album of 100, `find MNT | wc -l`, `ls -l` of each view's top
+#                folder the mount shows (issue 31) and `find` of events/ against groups/ per entry,
+#                new thumbnails idle and during an
 #                `ls -lR` storm (SCALE_READERS processes, which render every thumbnail and fullscreen of
 #                an album), one photo
 #                added to an album and removed, 1,000 photos copied in as a new album and that album
@@ -70,6 +77,8 @@ READERS=${SCALE_READERS:-16}
     die "SCALE_BIG, SCALE_TIMEOUT, SCALE_THUMBS and SCALE_READERS must be positive integers"
 [[ $WALKER == at || $WALKER == nftw ]] || die "SCALE_WALKER is at or nftw"
 [[ $STORM == big || $STORM == small ]] || die "SCALE_STORM is big or small"
+METADATA=${SCALE_METADATA:-0}
+[[ $METADATA == 0 || $METADATA == 1 ]] || die "SCALE_METADATA is 0 or 1"
 ((BIG > 0)) || [[ $STORM == small ]] || STORM=small
 
 ALBUMS=$((PHOTOS / PER_ALBUM))
@@ -79,7 +88,8 @@ TOTAL=$((PHOTOS + BIG))
 # also has thumbnails/ and fullscreen/ views: 4 + 4 per album + 6 per photo)
 MIN_MNT=$((2 + 2 * EXPECT_ALBUMS + 4 * TOTAL))
 EXPECT_SRC=$((1 + EXPECT_ALBUMS + TOTAL))
-LIBRARY="$OUT/library-$PHOTOS-$BIG"
+LIBRARY="$OUT/library-$PHOTOS-$BIG" GEN_FLAGS=()
+if ((METADATA)); then LIBRARY+=-meta GEN_FLAGS=(--metadata); fi
 STAMP="$LIBRARY.complete-v1"
 ADD_ALBUM=$(printf 'album-%05d' $((ALBUMS / 2)))          # where one photo is added
 ADD_NAME=ZZ_scale_added                                   # …as ADD_NAME.jpg
@@ -270,7 +280,7 @@ stats_json() { timeout 30 python3 -c 'import os,sys; print(os.getxattr(sys.argv[
 # ---------------------------------------------------------------- build, helpers, library
 build_release_copy
 gcc -O2 -Wall -Wextra -o "$OUT/scale-walk" "$ROOT/bench/scale-walk.c"
-gcc -O2 -Wall -Wextra -o "$OUT/scale-gen" "$ROOT/bench/scale-gen.c"
+gcc -O2 -Wall -Wextra -o "$OUT/scale-gen" "$ROOT/bench/scale-gen.c" "$ROOT/bench/scale-meta.c" -lm
 WALK="$OUT/scale-walk"
 
 BASE="$OUT/base-64x48.jpg"
@@ -303,7 +313,7 @@ else
     log "generating $TOTAL photos ($ALBUMS albums of $PER_ALBUM + album-big of $BIG) under $LIBRARY"
     rm -rf "$LIBRARY"
     t0=$EPOCHREALTIME
-    "$OUT/scale-gen" "$LIBRARY" "$BASE" "$PHOTOS" "$PER_ALBUM" "$BIG"
+    "$OUT/scale-gen" "${GEN_FLAGS[@]}" "$LIBRARY" "$BASE" "$PHOTOS" "$PER_ALBUM" "$BIG"
     sync
     GEN_T=$(since "$t0")
     # every file distinct and a JPEG that libjpeg decodes (a sample: hashing a million is a walk of its own)
@@ -417,6 +427,19 @@ FIND_N=$(wc -l <"$TMP/find.out")
 RSS_AFTER_FIND=$(status_kb "$DPID" VmRSS)
 HWM_AFTER_FIND=$(status_kb "$DPID" VmHWM)
 log "find: $FIND_MNT s, $FIND_N entries, VmRSS $(mib "$RSS_AFTER_FIND") MiB"
+
+# --- views (issue 31): each top folder the mount shows; events/ walked against groups/
+VIEWS_LISTED=() FIND_EVENTS=- FIND_EVENTS_N=1 FIND_GROUPS=- FIND_GROUPS_N=1
+for view in dates events places people tags favorites videos; do
+    [[ -d $MNT/$view ]] || continue
+    timed "$TMP/ls.out" ls -l "$MNT/$view"
+    VIEWS_LISTED+=("$view|$(($(wc -l <"$TMP/ls.out") - 1))|$ELAPSED")
+done
+if [[ -d $MNT/events ]]; then
+    timed "$TMP/find.out" find "$MNT/groups"; FIND_GROUPS=$ELAPSED FIND_GROUPS_N=$(wc -l <"$TMP/find.out")
+    timed "$TMP/find.out" find "$MNT/events"; FIND_EVENTS=$ELAPSED FIND_EVENTS_N=$(wc -l <"$TMP/find.out")
+fi
+log "views listed: ${#VIEWS_LISTED[@]}"
 
 # --- new thumbnails, idle and during an ls -lR storm
 # thumb_path K: the thumbnail of a photo no one asked for yet (K-th; distinct albums and photos)
@@ -575,9 +598,9 @@ thumb_idle_r=$(rx "$THUMB_P50" "$THUMB_IDLE")
 
 {
 echo
-echo "assetfs scale-bench: $TOTAL photos (64x48, $(stat -c %s "$LIBRARY/album-00000/IMG_0000.jpg") B each) in $ALBUMS albums of $PER_ALBUM + $BIG_DIR ($BIG); $(nproc) cores, $(date -u '+%F %T') UTC"
+echo "assetfs scale-bench: $TOTAL photos (64x48, $(stat -c %s "$LIBRARY/album-00000/"*.jpg | sort -n | sed -n '1p;$p' | uniq | paste -sd- -) B each) in $ALBUMS albums of $PER_ALBUM + $BIG_DIR ($BIG); $(nproc) cores, $(date -u '+%F %T') UTC"
 echo "assetfs: $("$BIN" --version) ($BIN); floor: bench/scale-walk.c ($WALKER walk), same run"
-echo "library: $LIBRARY, $GEN_NOTE"
+echo "library: $LIBRARY, $GEN_NOTE$(if ((METADATA)); then echo "; with metadata (bench/scale-meta.c)"; fi)"
 echo "cold: sync; echo 3 > /proc/sys/vm/drop_caches right before ($([[ $COLD == 1 ]] && echo yes || echo "n/a: not root")); warm figures of the floor: median of 3"
 echo "mount time: \`assetfs -f\` started in the background → \`ls MNT/groups\` lists all $EXPECT_ALBUMS albums"
 echo
@@ -597,6 +620,14 @@ row "ls -l $BIG_DIR, warm remount  (s)" "$(fmt_s "$LSL_BIG")" "$(fmt_s "$SRC_LSL
 row "ls -l album of $PER_ALBUM, warm remount  (s)" "$(fmt_s "$LSL_SMALL")" "$(fmt_s "$SRC_LSL_SMALL")" "$(rx "$LSL_SMALL" "$SRC_LSL_SMALL")" "" "(floor: ls -l SOURCE/album-00001)"
 row "find | wc -l  (s)" "$(fmt_s "$FIND_MNT")" "$(fmt_s "$FIND_SRC")" "$(rx "$FIND_MNT" "$FIND_SRC")" "" "($FIND_N vs $EXPECT_SRC entries; daemon CPU $FIND_CPU ms)"
 row "find, per entry  (µs)" "$FIND_PE_MNT" "$FIND_PE_SRC" "$(rx "$FIND_PE_MNT" "$FIND_PE_SRC")" "" "(floor: find SOURCE | wc -l, warm)"
+for listed in "${VIEWS_LISTED[@]}"; do
+    IFS='|' read -r view entries took <<<"$listed"
+    row "ls -l $view/ ($entries entries)  (s)" "$(fmt_s "$took")" "" "" "" ""
+done
+if [[ $FIND_EVENTS != - ]]; then
+    pe_events=$(per_entry "$FIND_EVENTS" "$FIND_EVENTS_N") pe_groups=$(per_entry "$FIND_GROUPS" "$FIND_GROUPS_N")
+    row "find events/, per entry  (µs)" "$pe_events" "$pe_groups" "$(rx "$pe_events" "$pe_groups")" "1x" "(issue 31: as groups/ per entry; $FIND_EVENTS_N vs $FIND_GROUPS_N entries)"
+fi
 row "daemon VmRSS / VmHWM after find  (MiB)" "$(mib "$RSS_AFTER_FIND")/$(mib "$HWM_AFTER_FIND")" "" "" "< $T_RSS_MIB MiB" ""
 row "ls -lR storm of $STORM_DIR, $READERS readers  (s)" "$(fmt_s "$STORM_T")" "" "" "" "(renders its thumbnails and fullscreens; daemon CPU $STORM_CPU ms)"
 row "new thumbnail during the storm, p50  (s)" "$(fmt_s "$THUMB_P50")" "$(fmt_s "$THUMB_IDLE")" "$thumb_idle_r" "" "(anchor: a new thumbnail idle, median of 5; $THUMB_N fetched during the storm)"

@@ -1,10 +1,12 @@
 // Writes the scale-bench library: copies of one tiny JPEG, each made unique by a fixed-width COM
 // segment right after SOI that names its album and number (still a JPEG libjpeg decodes).
-// One process for the whole library; one write() per file.
+// One process for the whole library; one write per file.
 //
-//   scale-gen LIBRARY BASE.jpg PHOTOS PER_ALBUM BIG [PREFIX]
+//   scale-gen [--metadata] LIBRARY BASE.jpg PHOTOS PER_ALBUM BIG [PREFIX]
 //       LIBRARY/PREFIX-NNNNN/IMG_NNNN.jpg: PHOTOS photos in albums of PER_ALBUM (the last may be
 //       short), and LIBRARY/PREFIX-big/IMG_NNNNN.jpg: BIG more photos in one album (PREFIX: album).
+//       --metadata: each photo also says when, where, what and who (scale-meta.c), in the
+//       library's order (albums, then the big album), an Exif and an XMP APP1 after SOI.
 //   scale-gen --one FILE BASE.jpg TAG
 //       one more photo (its COM segment names TAG), written to FILE.
 #define _GNU_SOURCE
@@ -14,7 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
+
+#include "scale-meta.h"
 
 #define COMMENT_LEN 48   // fixed, so every file has the same layout and size
 
@@ -22,6 +27,9 @@ static unsigned char *base;
 static size_t base_len;
 static unsigned char *buf;   // SOI + COM(COMMENT_LEN) + base[2...]
 static size_t buf_len;
+static int with_metadata;
+static long photo_number;             // the photo's number in the library, for its metadata
+static unsigned char meta[META_MAX];
 
 static void die(const char *what, const char *path) {
     fprintf(stderr, "scale-gen: %s %s: %s\n", what, path, strerror(errno));
@@ -57,7 +65,9 @@ static void set_comment(const char *fmt, const char *a, long i) {
 static void write_at(int dirfd, const char *name, const char *shown) {
     int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) die("cannot create", shown);
-    if (write(fd, buf, buf_len) != (ssize_t)buf_len) die("cannot write", shown);
+    size_t meta_len = with_metadata ? meta_segments(meta, photo_number++) : 0;
+    struct iovec parts[] = {{buf, 2}, {meta, meta_len}, {buf + 2, buf_len - 2}};   // SOI, metadata, COM...
+    if (writev(fd, parts, 3) != (ssize_t)(buf_len + meta_len)) die("cannot write", shown);
     if (close(fd) != 0) die("cannot close", shown);
 }
 
@@ -75,14 +85,19 @@ int main(int argc, char **argv) {
         write_at(AT_FDCWD, argv[2], argv[2]);
         return 0;
     }
+    if (argc > 1 && strcmp(argv[1], "--metadata") == 0) {
+        with_metadata = 1;
+        argv++; argc--;
+    }
     if (argc != 6 && argc != 7) {
-        fprintf(stderr, "usage: scale-gen LIBRARY BASE.jpg PHOTOS PER_ALBUM BIG [PREFIX] | scale-gen --one FILE BASE.jpg TAG\n");
+        fprintf(stderr, "usage: scale-gen [--metadata] LIBRARY BASE.jpg PHOTOS PER_ALBUM BIG [PREFIX] | scale-gen --one FILE BASE.jpg TAG\n");
         return 2;
     }
     const char *library = argv[1], *prefix = argc == 7 ? argv[6] : "album";
     long photos = atol(argv[3]), per_album = atol(argv[4]), big = atol(argv[5]);
     if (photos < 0 || per_album < 1 || big < 0) { fprintf(stderr, "scale-gen: bad counts\n"); return 2; }
     load_base(argv[2]);
+    if (with_metadata) meta_plan(photos + big);
     if (mkdir(library, 0755) != 0 && errno != EEXIST) die("cannot mkdir", library);
     int libfd = open(library, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (libfd < 0) die("cannot open", library);
