@@ -23,8 +23,7 @@ import Testing
         let fs = try fixture.fileSystem()
         fs.readPendingProperties()
         func stored(_ name: String) throws -> CatalogStore.Properties {
-            let row = try #require(fs.catalog.photo(at: FilePath("L/" + name)))
-            return try #require(fs.catalog.properties(ofPhoto: row.id))
+            try #require(fs.catalog.read { catalog in catalog.photo(at: FilePath("L/" + name)).flatMap { catalog.properties(ofPhoto: $0.id) } })
         }
         let tagged = try stored("tagged.jpg"), raw = try stored("raw.jpg"), takeout = try stored("takeout.jpg"), plain = try stored("plain.jpg")
         #expect(tagged.keywords == [["Sidecar"]] && tagged.people == ["Anna"] && tagged.rating == 2 && !tagged.favorite)

@@ -120,7 +120,8 @@ import Testing
             var properties = CatalogStore.Properties(date: "2023-09-01T12:00:00", dateSource: .exifOriginal, day: 20230901,
                                                      location: "60.390000,5.320000", liveIdentifier: live)
             (properties.taken, properties.place) = (taken(day: 0, hour: hour), Place(country: "Norway", city: "Bergen"))
-            try catalog.store.record([(try #require(catalog.store.photo(photo)), properties)])
+            let row = try #require(catalog.store.read { $0.photo(photo) })
+            try catalog.store.record([(row, properties)])
         }
         try read(1, hour: 12, live: nil)
         try read(2, hour: 12.5, live: "L")
