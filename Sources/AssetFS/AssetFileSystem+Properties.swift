@@ -1,3 +1,4 @@
+import Places
 import Catalog
 import MountModel
 import PhotoProperties
@@ -125,6 +126,7 @@ extension AssetFileSystem {
                                              motion: properties.motion.map { $0.offset..<($0.offset + $0.length) },
                                              liveIdentifier: properties.liveIdentifier)
         stored.taken = properties.date.localSeconds
+        stored.place = properties.location.flatMap { PlaceFinder.place(latitude: $0.latitude, longitude: $0.longitude) }
         (stored.keywords, stored.people, stored.rating, stored.favorite) = (properties.keywords, properties.people, properties.rating, properties.favorite)
         return stored
     }

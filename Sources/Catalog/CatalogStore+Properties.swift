@@ -1,3 +1,4 @@
+import Places
 import PhotoSource
 import Posix
 import SQLiteDatabase

@@ -1,3 +1,4 @@
+import Places
 import PhotoSource
 import SQLiteDatabase
 
@@ -63,8 +64,8 @@ enum PropertiesColumn: Int32, ColumnList {
         case .rating: return integer(properties.rating)
         case .favorite: return .integer(properties.favorite ? 1 : 0)
         case .country: return properties.place.map { .text($0.country) } ?? .null
-        case .region: return properties.place?.region.map { .text($0) } ?? .null
-        case .city: return properties.place?.city.map { .text($0) } ?? .null
+        case .region: return properties.place.map { .text($0.region) } ?? .null
+        case .city: return properties.place.map { .text($0.city) } ?? .null
         case .taken: return properties.taken.map { .integer($0) } ?? .null
         case .pairedMovie: return properties.pairedMovie.map { .integer($0) } ?? .null
         }
@@ -84,7 +85,9 @@ enum PropertiesColumn: Int32, ColumnList {
         result.people = Self.split(row.optionalBlob(.people).map(Self.text))
         result.rating = row.optionalInteger(.rating).map(Int.init)
         result.favorite = row.integer(.favorite) != 0
-        result.place = row.optionalText(.country).map { Place(country: $0, region: row.optionalText(.region), city: row.optionalText(.city)) }
+        if let country = row.optionalText(.country), let region = row.optionalText(.region), let city = row.optionalText(.city) {
+            result.place = Place(country: country, region: region, city: city)
+        }
         result.taken = row.optionalInteger(.taken)
         result.pairedMovie = row.optionalInteger(.pairedMovie)
         return result

@@ -26,7 +26,7 @@ public struct ViewPath: Hashable, Sendable {
         }
         paths += properties.people.compactMap(folderName).map { ViewPath(.people, [$0]) }
         if let place = properties.place {
-            let folders = [place.country, place.region, place.city].compactMap { $0.flatMap(folderName) }
+            let folders = [place.country, place.region, place.city].compactMap(folderName)
             if !folders.isEmpty { paths.append(ViewPath(.places, folders)) }
         }
         var seen: Set<ViewPath> = []

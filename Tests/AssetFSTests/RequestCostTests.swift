@@ -1,3 +1,4 @@
+import Places
 import Catalog
 import Glibc
 import MountModel

@@ -1,3 +1,4 @@
+import Places
 import PhotoSource
 import SQLiteDatabase
 import TestFixtures
@@ -119,7 +120,7 @@ import Testing
         func read(_ photo: Int64, hour: Double, live: String?) throws {
             var properties = CatalogStore.Properties(date: "2023-09-01T12:00:00", dateSource: .exifOriginal, day: 20230901,
                                                      location: "60.390000,5.320000", liveIdentifier: live)
-            (properties.taken, properties.place) = (taken(day: 0, hour: hour), Place(country: "Norway", city: "Bergen"))
+            (properties.taken, properties.place) = (taken(day: 0, hour: hour), Place(country: "Norway", region: "Vestland", city: "Bergen"))
             let row = try #require(catalog.store.read { $0.photo(photo) })
             try catalog.store.record([(row, properties)])
         }

@@ -1,3 +1,4 @@
+import Places
 import MountModel
 import Posix
 import SQLiteDatabase
@@ -100,7 +101,7 @@ extension ScratchCatalog {
             let catalog = try ScratchCatalog()
             try catalog.apply("L", ["IMG_1.HEIC", "IMG_1.MOV"])
             let still = Self.properties { $0.liveIdentifier = "L1"; $0.rating = 5 }
-            let movie = Self.properties(day: 20230831) { $0.liveIdentifier = "L1"; $0.place = Place(country: "Norway") }
+            let movie = Self.properties(day: 20230831) { $0.liveIdentifier = "L1"; $0.place = Place(country: "Norway", region: "Vestland", city: "Bergen") }
             let first = stillFirst ? ["IMG_1.HEIC": still] : ["IMG_1.MOV": movie]
             try catalog.record(first, in: "L")
             if !stillFirst { #expect(catalog.names("videos/2023") == ["IMG_1.MOV"] || catalog.names("videos/2023") == ["IMG_1"]) }
