@@ -4,8 +4,8 @@ import SQLiteDatabase
 /// `parent` 0 for a folder directly in the view's top folder) holding member asset folders
 /// (`view_members`, a photo under a name unique in its folder). Triggers keep each folder's
 /// counts of child folders and members (its link count is read from its row; a top folder's is
-/// not counted, as `groups/`'s), and delete a folder left with neither, up the chain. Row ids are never reused (AUTOINCREMENT): inode
-/// numbers made of them stay stable.
+/// not counted, as `groups/`'s), and delete a folder left with neither, up the chain. Row ids
+/// are never reused (AUTOINCREMENT): inode numbers made of them stay stable.
 ///
 /// Writers (`record`, the events' clustering) change the trees only through the helpers below,
 /// inside a write transaction. What the kernel must forget is noted by triggers on the writer's
