@@ -19,9 +19,9 @@ extension CatalogStore {
         }
         var wanted: Set<Int64> = []
         for path in paths {
-            let folder = try viewFolder(path, db)
+            let (folder, holdsFolders) = try viewFolder(path, db)
             wanted.insert(folder.memberKey)
-            if current[folder.memberKey] == nil { try insertMember(photo: photo, folder: folder, assetName: assetName, db) }
+            if current[folder.memberKey] == nil { try insertMember(photo: photo, folder: folder, assetName: assetName, holdsFolders: holdsFolders, db) }
         }
         for (key, view) in current where view.isPerPhoto && !wanted.contains(key) {
             try db.query("DELETE FROM view_members WHERE folder = ? AND photo = ?", [.integer(key), .integer(photo)])
@@ -44,12 +44,13 @@ extension CatalogStore {
         try updateMembers(photo: id, assetName: stored.assetName, paths: paths, db)
     }
 
-    /// The folder `path` leads to, its missing folders made.
-    private static func viewFolder(_ path: ViewPath, _ db: Database) throws(DatabaseError) -> ViewFolder {
-        var parent: Int64 = 0
+    /// The folder `path` leads to, its missing folders made, and whether it holds subfolders (a
+    /// view's top folder may).
+    private static func viewFolder(_ path: ViewPath, _ db: Database) throws(DatabaseError) -> (ViewFolder, holdsFolders: Bool) {
+        var folder: (id: Int64, holdsFolders: Bool) = (0, true)
         for name in path.folders {
-            parent = try folderID(view: path.view, parent: parent, name: name, create: true, db) ?? parent
+            folder = try folderRow(view: path.view, parent: folder.id, name: name, create: true, db) ?? folder
         }
-        return ViewFolder(path.view, id: parent)
+        return (ViewFolder(path.view, id: folder.id), folder.holdsFolders)
     }
 }

@@ -8,7 +8,8 @@ public struct ViewPath: Hashable, Sendable {
 
     public init(_ view: CatalogView, _ folders: [[UInt8]]) { (self.view, self.folders) = (view, folders) }
 
-    /// The deepest a keyword hierarchy is followed (odd input must not make folders without end).
+    /// The deepest a keyword hierarchy is followed in `tags/`: 16 names of up to 255 bytes stay
+    /// within PATH_MAX (4096), which tools copying the tree out need (the readers keep more).
     static let maximumDepth = 16
 
     /// The paths of a photo (`isVideo`: of a video's format) with `properties`:
