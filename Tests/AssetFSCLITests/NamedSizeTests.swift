@@ -14,7 +14,7 @@ extension Mounted {
                 let warm = AssetFS.run(["warm", "--sizes", "medium", "-o", options, scratch.source], timeout: 300)
                 #expect(warm.status == 0 && warm.out.contains("rendered \(library.assetCount)"), "warm: \(warm.out) \(warm.err)")
 
-                let mount = try scratch.mount(options: ["sizes=medium:700"])
+                let mount = try scratch.mount(options: ["sizes=medium:700"] + ThumbnailsTests.views)
                 #expect(RawFiles.names(in: mount.bytes)?.map(\.text) == ["groups", "thumbnails", "fullscreen", "dates", "medium"] + Library.views.dropFirst())
                 #expect((try? RawFiles.extendedAttribute("user.assetfs.sizes", of: mount.bytes).get())?.text == "thumbnail:256+fullscreen:1920+medium:700")
                 var files: [[UInt8]] = []

@@ -39,6 +39,10 @@ extension Mounted {
             return files
         }
 
+        /// Of the views beside groups/, dates/ only: the seeding's walk knows no view by name, and
+        /// one view is enough to count each asset's files in every place it is shown.
+        static let views = ["views=dates"]
+
         static func environment(cache: String) -> [String: String] {
             ["PATH": Command.standardPath, "HOME": cache + "/home", "XDG_CACHE_HOME": cache]
         }
@@ -58,7 +62,7 @@ extension Mounted {
 
         @Test func gioFindsValidThumbnailsOfEveryFileAndListingRendersNothing() throws {
             try withScratch(Self.library) { scratch in
-                let mount = try scratch.mount()
+                let mount = try scratch.mount(options: Self.views)
                 let cache = scratch.path + "/xdg-cache"
                 // The thumbnails first (as browsing or `assetfs warm` makes them), so that what
                 // follows must render nothing and open no photo at all.
@@ -124,7 +128,7 @@ extension Mounted {
                 Library.Album(name: Self.b("Long"), assets: [Library.Asset(name: Self.b(long), source: Self.b("Long/" + long), sample: "cameras/Nikon_D5000.jpg")]),
             ])
             try withScratch(library) { scratch in
-                let mount = try scratch.mount()
+                let mount = try scratch.mount(options: Self.views)
                 let cache = scratch.path + "/xdg-cache"
                 let views = try ["thumbnails", "fullscreen"].map { view in
                     try #require(try FileManager.default.contentsOfDirectory(atPath: mount.point + "/\(view)/Long").first).utf8
@@ -152,7 +156,7 @@ extension Mounted {
                 ]),
             ])
             try withScratch(library) { scratch in
-                let mount = try scratch.mount()
+                let mount = try scratch.mount(options: Self.views)
                 let cache = scratch.path + "/xdg-cache"
                 let motion = mount.groups / "Phone" / "moving" / "motion.mp4"
                 // The motion file appears once the photo's properties are read, in the background.
@@ -178,7 +182,7 @@ extension Mounted {
         /// `normal` alone: GLib falls back to it (it looks in large/ first), at most 128 px.
         @Test func normalThumbnailsAreValidToo() throws {
             try withScratch(Self.library) { scratch in
-                let mount = try scratch.mount()
+                let mount = try scratch.mount(options: Self.views)
                 let cache = scratch.path + "/xdg-cache"
                 let seed = AssetFS.run(["thumbnails", "--sizes", "normal", mount.point], environment: Self.environment(cache: cache))
                 #expect(seed.status == 0, "\(seed.out) \(seed.err)")
@@ -210,7 +214,7 @@ extension Mounted {
                 ]),
             ])
             try withScratch(library) { scratch in
-                let mount = try scratch.mount(options: option.isEmpty ? [] : [option])
+                let mount = try scratch.mount(options: Self.views + (option.isEmpty ? [] : [option]))
                 let cache = scratch.path + "/xdg-cache"
                 Self.waitForDates(mount, assets: 2)
                 let seed = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
