@@ -58,8 +58,12 @@ final class ReaderPool: Sendable {
         while taken < connections.count, available.wait(timeout: .now()) == .success { taken += 1 }
         defer { for _ in 0..<taken { available.signal() } }
         guard taken == connections.count else { return false }
-        connections.forEach { $0.forgetRecentRows() }
-        body(connections.map(\.database))
+        // Under the lock each connection was handed back with, so that its last holder's use of
+        // it visibly comes first (to ThreadSanitizer too: it does not see through the semaphore).
+        free.withLock { _ in
+            connections.forEach { $0.forgetRecentRows() }
+            body(connections.map(\.database))
+        }
         return true
     }
 
