@@ -156,7 +156,7 @@ extension Mounted {
                 ]),
             ])
             try withScratch(library) { scratch in
-                let mount = try scratch.mount(options: Self.views)
+                let mount = try scratch.mount(options: ["views=dates+videos"])
                 let cache = scratch.path + "/xdg-cache"
                 let motion = mount.groups / "Phone" / "moving" / "motion.mp4"
                 // The motion file appears once the photo's properties are read, in the background.
