@@ -21,8 +21,10 @@ extension CatalogStore {
             day INTEGER NOT NULL, dated_name BLOB NOT NULL,
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
             duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
+            content_id BLOB,
             UNIQUE(day, dated_name));
         CREATE INDEX properties_by_day ON properties(day, photo);
+        \(contentIDIndex)
         -- Where the search for a free " (N)" starts, per day and name: a day of thousands of
         -- IMG_0001s (many cameras, many imports) must not try every N taken before.
         CREATE TABLE dated_suffixes(day INTEGER NOT NULL, name BLOB NOT NULL, next INTEGER NOT NULL,
@@ -31,6 +33,10 @@ extension CatalogStore {
         \(livePhotosSchema)
         \(propertiesTriggers)
         """
+
+    /// Photos by content id: `ids/<id>` is one look-up of it (the photo of lowest id first when
+    /// copies share it).
+    static let contentIDIndex = "CREATE INDEX IF NOT EXISTS properties_by_content ON properties(content_id, photo);"
 
     /// A photo changed or gone loses its properties and its Live Photo pair; a changed one is read again.
     static let propertiesTriggers = """
@@ -62,6 +68,8 @@ extension CatalogStore {
         public var motion: Range<Int64>?
         /// The content identifier that pairs a Live Photo's still and movie.
         public var liveIdentifier: String?
+        /// The id of its picture's data (`ContentID`): `ids/` and `assetfs locate` find it by it.
+        public var contentID: ContentID?
         /// A Live Photo still's movie, once paired (read only: `record` pairs).
         public internal(set) var pairedMovie: Int64?
 

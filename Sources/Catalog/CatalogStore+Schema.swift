@@ -16,12 +16,13 @@ extension CatalogStore {
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }
-        if (4...7).contains(version) {
+        if (4...8).contains(version) {
             // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
             // keeps when each sidecar last changed; version 7 keeps a video's duration and codec,
             // where a Motion Photo's video lies and which Live Photo halves pair; version 8 keeps
             // what a retired version's properties said of its motion (the table is remade: its
-            // rows serve readers of a running mount only).
+            // rows serve readers of a running mount only); version 9 keeps each photo's content id
+            // (filled in as the properties are read again: `PhotoProperties.readerVersion`).
             // Steps that need no rescan: the next check of a folder stores its sidecars' times
             // (and dates its photos from them), and sniffs again the files it skipped (videos).
             try db.execute("DROP TRIGGER IF EXISTS photo_added")
@@ -37,6 +38,8 @@ extension CatalogStore {
                 try db.execute("ALTER TABLE properties ADD COLUMN motion_offset INTEGER; ALTER TABLE properties ADD COLUMN motion_length INTEGER")
             }
             if try !hasColumn("properties", "live_id") { try db.execute("ALTER TABLE properties ADD COLUMN live_id TEXT") }
+            if try !hasColumn("properties", "content_id") { try db.execute("ALTER TABLE properties ADD COLUMN content_id BLOB") }
+            try db.execute(Self.contentIDIndex)
             if try !hasColumn("retired", "movie") { try db.execute("DROP TABLE retired;" + Self.retiredSchema) }
             try db.execute("DROP TRIGGER IF EXISTS photo_changed; DROP TRIGGER IF EXISTS photo_removed;"
                            + Self.livePhotosSchema + Self.propertiesTriggers)

@@ -6,7 +6,7 @@ import SQLiteDatabase
 /// and the decoder all come from here.
 enum PropertiesColumn: Int32, ColumnList {
     case date, dateSource, day, width, height, mediaType, camera, location, duration, codec, motionOffset, motionLength
-    case liveIdentifier, datedName
+    case liveIdentifier, datedName, contentID
     /// Selected only: the Live Photo movie a still is paired with (`live_pairs`).
     case pairedMovie
 
@@ -27,6 +27,7 @@ enum PropertiesColumn: Int32, ColumnList {
         case .motionLength: "motion_length"
         case .liveIdentifier: "live_id"
         case .datedName: "dated_name"
+        case .contentID: "content_id"
         case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = properties.photo)"
         }
     }
@@ -52,6 +53,7 @@ enum PropertiesColumn: Int32, ColumnList {
         case .motionLength: return properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null
         case .liveIdentifier: return properties.liveIdentifier.map { .text($0) } ?? .null
         case .datedName: return .blob(datedName)
+        case .contentID: return properties.contentID.map { .blob($0.digest) } ?? .null
         case .pairedMovie: return properties.pairedMovie.map { .integer($0) } ?? .null
         }
     }
@@ -67,6 +69,7 @@ enum PropertiesColumn: Int32, ColumnList {
             motion: row.optionalInteger(.motionOffset).map { $0..<($0 + row.integer(.motionLength)) },
             liveIdentifier: row.optionalText(.liveIdentifier))
         result.datedName = row.blob(.datedName)
+        result.contentID = row.optionalBlob(.contentID).flatMap(ContentID.init(digest:))
         result.pairedMovie = row.optionalInteger(.pairedMovie)
         return result
     }
