@@ -181,7 +181,7 @@ public final class AssetFileSystem: Sendable {
     func describe(_ node: Node) -> Described? {
         let inode = node.inode
         switch node {
-        case .root, .groups, .view, .dates, .year, .day:
+        case .root, .groups, .view, .dates, .year, .day, .ids:
             // Folders of many folders say 1 link, "not counted", as btrfs does: find then makes no
             // assumption from the count, and the count needs no scan of every album.
             let links: Int
@@ -211,6 +211,11 @@ public final class AssetFileSystem: Sendable {
             return (Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 2), nil)
+        case .idLink(let id):
+            guard let owner = tree.photo(for: node)?.photo.ownership, let target = tree.linkTarget(ofPhoto: id) else { return nil }
+            return (Attributes(inode: inode, isDirectory: false, permissions: 0o777, size: Int64(target.count),
+                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
+                               linkCount: 1, isSymbolicLink: true), nil)
         case .file, .viewFile:
             guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node), let window = source(kind, of: row)?.window else { return nil }
             let photo = row.photo
@@ -236,6 +241,16 @@ public final class AssetFileSystem: Sendable {
             case .embedded(let range)?: return (row.photo, range)
             case .movie(let movie)?: return (movie.photo, 0..<movie.photo.identity.size)
             case nil: return nil
+            }
+        }
+    }
+
+    /// Where the symbolic link `inode` points (`ids/<id>`: its asset folder, as named now).
+    public func linkTarget(_ inode: UInt64, as caller: Credentials) -> Result<[UInt8], Errno> {
+        request {
+            resolve(inode, as: caller).flatMap { node in
+                guard case .idLink(let id) = node else { return .failure(RequestFailure.notALink.errno) }
+                return tree.linkTarget(ofPhoto: id).map { .success($0) } ?? .failure(.notFound)
             }
         }
     }
@@ -270,7 +285,7 @@ public final class AssetFileSystem: Sendable {
     /// Entries a folder lists whatever the catalog holds: the root's folders and an album's poster.
     private static func isListedAlways(_ node: Node) -> Bool {
         switch node {
-        case .groups, .view, .dates, .poster: return true
+        case .groups, .view, .dates, .ids, .poster: return true
         default: return false
         }
     }

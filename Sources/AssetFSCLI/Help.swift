@@ -69,6 +69,7 @@ enum Help {
           MOUNTPOINT/thumbnails/<album>/<asset>.jpg         the same thumbnails, one size only
           MOUNTPOINT/fullscreen/<album>/<asset>.jpg         the same fullscreens
           MOUNTPOINT/dates/<YYYY>/<YYYY-MM-DD>/<asset>/     every photo by the day it was taken
+          MOUNTPOINT/ids/<id>                               a link to the asset folder of that content id
         and goes to the background once the mount is ready (a first mount of a SOURCE scans it
         first; later ones serve the stored tree at once).
         """

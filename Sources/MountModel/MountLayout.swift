@@ -7,6 +7,7 @@ import Posix
 public enum MountLayout {
     public static let groups = Array("groups".utf8)
     public static let dates = Array("dates".utf8)
+    public static let ids = Array("ids".utf8)
     /// `groups/<album>/thumbnail.jpg`: an album's poster. No asset is given this name
     /// (`reservedAssetNames`, which the catalog is opened with).
     public static let poster = Array("thumbnail.jpg".utf8)
@@ -18,7 +19,7 @@ public enum MountLayout {
     public static let motionNames = [embeddedMotion, liveMotion]
 
     /// What a named size may not be called: the fixed files of an asset folder and the top folders.
-    public static let reservedSizeNames: Set<String> = ["thumbnail", "fullscreen", "thumbnails", "original", "motion", "groups", "dates"]
+    public static let reservedSizeNames: Set<String> = ["thumbnail", "fullscreen", "thumbnails", "original", "motion", "groups", "dates", "ids"]
 
     /// The extended attributes: the mount's statistics on its root, and on each asset folder its
     /// source path, why it is broken, and its properties (`propertyAttribute`).
@@ -43,6 +44,8 @@ public enum MountLayout {
 
     /// An asset folder's place in the mount: `groups/<album>/<asset>`.
     public static func assetPath(album: [UInt8], asset: [UInt8]) -> FilePath { FilePath(bytes: groups).appending(album).appending(asset) }
+    /// Where `ids/<id>` points: its asset folder, relative to `ids/`.
+    public static func idLinkTarget(album: [UInt8], asset: [UInt8]) -> [UInt8] { Array("../".utf8) + assetPath(album: album, asset: asset).bytes }
 
     /// What a size view's file name adds to its asset's name.
     static let viewFileSuffix = Array(".jpg".utf8)

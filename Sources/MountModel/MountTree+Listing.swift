@@ -6,10 +6,11 @@ extension MountTree {
     public func entries(of node: Node, after cookie: Int64, limit: Int) -> [Entry]? {
         switch node {
         case .root:
-            // groups, the views, dates (cookies 1, 2…, and 4 for dates where it always was).
+            // groups, the views, dates (cookies 1, 2…, and 4 for dates where it always was), ids last.
             let views = sizes.all.map { Entry(name: $0.viewName, node: .view(size: $0.slot), cookie: $0.slot < 2 ? Int64($0.slot + 2) : Int64($0.slot + 3)) }
             let all = [Entry(name: MountLayout.groups, node: .groups, cookie: 1)] + views.prefix(2)
                 + [Entry(name: MountLayout.dates, node: .dates, cookie: 4)] + views.dropFirst(2)
+                + [Entry(name: MountLayout.ids, node: .ids, cookie: Int64(RenditionSizes.maximumCount + 4))]
             return all.filter { $0.cookie > cookie }
         case .groups, .view:
             return catalog.albums(after: cookie, limit: limit).map { folder in
@@ -40,7 +41,9 @@ extension MountTree {
             return files(of: row).enumerated().map { index, file in
                 Entry(name: file.name, node: .file(photo: id, kind: file.kind, version: Node.shownVersion(row.version)), cookie: Int64(index + 1))
             }.filter { $0.cookie > cookie }
-        case .poster, .file, .viewFile:
+        case .ids:
+            return []  // every id is found by its name, none listed (`Node.ids`)
+        case .poster, .file, .viewFile, .idLink:
             return nil
         }
     }

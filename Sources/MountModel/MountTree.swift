@@ -3,8 +3,9 @@ import PhotoSource
 
 /// The virtual tree over the catalog's rows: `groups/<album>/<asset>/{<size>.jpg,original.*}`, a
 /// view per size (`thumbnails/<album>/<asset>.jpg`, `fullscreen/…`, any named size's) of the same
-/// files, and the timeline `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` of the same files. Every name is
-/// resolved here and only here; the catalog answers with rows.
+/// files, the timeline `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` of the same files, and `ids/<id>`,
+/// links to asset folders by content id. Every name is resolved here and only here; the catalog
+/// answers with rows.
 public struct MountTree: Sendable {
     public let catalog: CatalogStore
     public let sizes: RenditionSizes
@@ -26,7 +27,9 @@ public struct MountTree: Sendable {
     public func node(forInode inode: UInt64) -> Node? {
         guard let node = Node(inode: inode), shows(node) else { return nil }
         switch node {
-        case .root, .groups, .view, .dates: return node
+        case .root, .groups, .view, .dates, .ids: return node
+        case .idLink(let id):
+            return catalog.photo(id) == nil ? nil : node
         case .album(let id), .poster(let id), .viewAlbum(_, let id):
             return (catalog.folder(id)?.photoCount ?? 0) > 0 ? node : nil
         case .asset(let id):
@@ -54,7 +57,7 @@ public struct MountTree: Sendable {
     /// The photo a file or asset folder shows: its current row, or the remembered row of an earlier version.
     public func photo(for node: Node) -> CatalogStore.PhotoRow? {
         switch node.canonical {
-        case .asset(let id), .datedAsset(let id): return catalog.photo(id)
+        case .asset(let id), .datedAsset(let id), .idLink(let id): return catalog.photo(id)
         case .file(let id, _, let version):
             guard let row = catalog.photo(id) else { return nil }
             return Node.shownVersion(row.version) == version ? row : catalog.retiredPhoto(id, version: version)
@@ -66,15 +69,21 @@ public struct MountTree: Sendable {
     /// is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
     public func parent(of node: Node) -> Node? {
         switch node {
-        case .root, .groups, .view, .dates: return .root
+        case .root, .groups, .view, .dates, .ids: return .root
         case .year: return .dates
         case .day(let day): return .year(day / 10000)
         case .datedAsset(let id): return catalog.day(ofPhoto: id).map { .day($0) }
         case .album: return .groups
         case .viewAlbum(let size, _): return .view(size: size)
         case .asset(let id): return catalog.photo(id).map { .album($0.folder) }
-        case .poster, .file, .viewFile: return nil
+        case .poster, .file, .viewFile, .idLink: return nil
         }
+    }
+
+    /// What the link `ids/<id>` of photo `id` points to, relative to `ids/`: its asset folder in groups/.
+    public func linkTarget(ofPhoto id: Int64) -> [UInt8]? {
+        guard let row = catalog.photo(id), let album = catalog.folder(row.folder)?.albumName else { return nil }
+        return MountLayout.idLinkTarget(album: album, asset: row.assetName)
     }
 
     /// The child called `name` of folder `parent`.
@@ -83,6 +92,7 @@ public struct MountTree: Sendable {
         case .root:
             if name == MountLayout.groups { return .groups }
             if name == MountLayout.dates { return .dates }
+            if name == MountLayout.ids { return .ids }
             return sizes.size(viewNamed: name).map { .view(size: $0.slot) }
         case .groups:
             return catalog.album(named: name).map { .album($0.id) }
@@ -111,7 +121,9 @@ public struct MountTree: Sendable {
             // The motion file's name needs the photo's properties: asked for only when looked up.
             guard MountLayout.motionNames.contains(name), let motion = catalog.motion(of: row), MountLayout.motionName(motion) == name else { return nil }
             return .file(photo: id, kind: .motion, version: version)
-        case .poster, .file, .viewFile:
+        case .ids:
+            return ContentID(text: name).flatMap { catalog.photo(withContentID: $0) }.map { .idLink($0) }
+        case .poster, .file, .viewFile, .idLink:
             return nil
         }
     }

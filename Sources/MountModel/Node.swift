@@ -27,12 +27,23 @@ public enum Node: Hashable, Sendable {
     /// `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` (by photo id): a folder of its own (the kernel
     /// aliases no directories) holding the asset folder's files (the same inodes).
     case datedAsset(Int64)
+    /// `ids/`: asset folders by content id. It lists nothing: a listing of every id (a million
+    /// names) serves no one, and every id is found by its name.
+    case ids
+    /// `ids/<id>`: a symbolic link to the asset folder in `groups/` of the photo with that content
+    /// id (of copies, the photo of lowest id), made when it is read: it follows renames and moves.
+    case idLink(Int64)
 
     public var isDirectory: Bool {
         switch self {
-        case .root, .groups, .view, .album, .viewAlbum, .asset, .dates, .year, .day, .datedAsset: return true
-        case .poster, .file, .viewFile: return false
+        case .root, .groups, .view, .album, .viewAlbum, .asset, .dates, .year, .day, .datedAsset, .ids: return true
+        case .poster, .file, .viewFile, .idLink: return false
         }
+    }
+
+    public var isSymbolicLink: Bool {
+        if case .idLink = self { return true }
+        return false
     }
 
     /// Whether it is a rendition (an album's poster or a size of a photo), whose size may take a
@@ -54,8 +65,8 @@ public enum Node: Hashable, Sendable {
     /// (every user may reach them; the rest is checked against SOURCE).
     public var showsNoPhoto: Bool {
         switch self {
-        case .root, .groups, .view, .dates, .year, .day: return true
-        case .album, .viewAlbum, .poster, .asset, .datedAsset, .file, .viewFile: return false
+        case .root, .groups, .view, .dates, .year, .day, .ids: return true
+        case .album, .viewAlbum, .poster, .asset, .datedAsset, .file, .viewFile, .idLink: return false
         }
     }
 

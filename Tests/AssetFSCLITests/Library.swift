@@ -52,8 +52,9 @@ struct Library {
 
     /// Every path `find MOUNT` must print, MOUNT itself included.
     func expectedPaths(mount: [UInt8]) -> Set<[UInt8]> {
-        // dates/ is filled in the background as dates are read: `findArguments` leaves its inside out.
-        var paths: Set<[UInt8]> = [mount, mount / "groups", mount / "thumbnails", mount / "fullscreen", mount / "dates"]
+        // dates/ is filled in the background as dates are read: `findArguments` leaves its inside out;
+        // ids/ lists nothing.
+        var paths: Set<[UInt8]> = [mount, mount / "groups", mount / "thumbnails", mount / "fullscreen", mount / "dates", mount / "ids"]
         for album in albums {
             let folder = mount / "groups" / album.name
             paths.insert(folder)

@@ -46,7 +46,7 @@ import PhotoSource
         #expect(attribute(fs, hdr, "location") == nil)
         #expect(fs.extendedAttributeNames(hdr, as: .ofThisProcess).map { String(decoding: $0, as: UTF8.self) }.sorted()
                 == ["user.assetfs.camera", "user.assetfs.date", "user.assetfs.date_source", "user.assetfs.height",
-                    "user.assetfs.source", "user.assetfs.type", "user.assetfs.width"])
+                    "user.assetfs.id", "user.assetfs.source", "user.assetfs.type", "user.assetfs.width"])
         let htc = try fs.lookupPath("groups/A/htc").get().inode
         #expect(attribute(fs, htc, "location") == "45.500667,9.110333")
         // The folder under dates/ has the same attributes.

@@ -41,7 +41,7 @@ import Testing
         try sizes.add("medium", longestSide: 1024)
         let tree = MountTree(catalog: catalog.store, sizes: sizes)
         func names(_ node: Node) -> [String] { (tree.entries(of: node, after: 0, limit: 100) ?? []).map { String(decoding: $0.name, as: UTF8.self) } }
-        #expect(names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "medium"])
+        #expect(names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "medium", "ids"])
         let album = try #require(tree.child(of: .groups, named: bytes("A")))
         let asset = try #require(tree.child(of: album, named: bytes("x")))
         #expect(names(asset) == ["thumbnail.jpg", "fullscreen.jpg", "medium.jpg", "original.jpg"])

@@ -114,7 +114,7 @@ final class ScratchCatalog {
         #expect(catalog.tree.node(forInode: 1) == .root)
         #expect(catalog.node("groups/A/y/other.jpg") == nil)
         // The views: the same files under other names.
-        #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates"])
+        #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "ids"])
         #expect(catalog.names(try #require(catalog.node("thumbnails/A"))) == ["x.jpg", "y.jpg"])
         #expect(catalog.node("thumbnails/A/y.jpg")?.canonical.inode == catalog.node("groups/A/y/thumbnail.jpg")?.inode)
         #expect(catalog.node("fullscreen/A/y.jpg")?.canonical.inode == catalog.node("groups/A/y/fullscreen.jpg")?.inode)
