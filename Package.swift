@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "SQLiteDatabase", dependencies: ["CSQLite", "Posix"]),
         .target(name: "RenditionCache", dependencies: ["SQLiteDatabase", "Posix"]),
         .target(name: "AssetFS", dependencies: ["MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "SQLiteDatabase", "Posix"]),
-        .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "MountModel", "Posix"]),
+        .target(name: "FUSEAdapter", dependencies: ["CFUSE", "AssetFS", "Catalog", "MountModel", "Posix"]),
         .target(name: "DesktopThumbnails", dependencies: ["CLibPNG", "Posix"]),
         .target(name: "AssetFSCLI", dependencies: ["FUSEAdapter", "AssetFS", "MountModel", "Catalog", "Renditions", "RenditionCache", "PhotoSource", "Posix", "DesktopThumbnails"]),
         .executableTarget(name: "assetfs", dependencies: ["AssetFSCLI", "Posix"]),

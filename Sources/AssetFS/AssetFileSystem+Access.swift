@@ -9,38 +9,38 @@ import Posix
 /// SOURCE themselves (`SourceAccess`); root and the user serving the mount reach everything.
 extension AssetFileSystem {
     /// The node `inode` names, if `caller` may reach it.
-    func resolve(_ inode: UInt64, as caller: Credentials) -> Result<Node, Errno> {
-        guard let node = tree.node(forInode: inode) else { return .failure(.notFound) }
-        return permits(node, as: caller) ? .success(node) : .failure(.permissionDenied)
+    func resolve(_ inode: UInt64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Result<Node, Errno> {
+        guard let node = tree.node(forInode: inode, in: catalog) else { return .failure(.notFound) }
+        return permits(node, as: caller, in: catalog) ? .success(node) : .failure(.permissionDenied)
     }
 
     /// The folder `inode` names, for a request that reads inside it (a lookup of a name in it, a
     /// listing), if `caller` may reach it. For a caller who reaches everything its existence is
     /// not read first: what the request finds in it tells. Others are checked as always.
-    func resolve(folder inode: UInt64, as caller: Credentials) -> Result<Node, Errno> {
-        guard caller.reachesAllThisProcessReaches, let node = Node(inode: inode) else { return resolve(inode, as: caller) }
+    func resolve(folder inode: UInt64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Result<Node, Errno> {
+        guard caller.reachesAllThisProcessReaches, let node = Node(inode: inode) else { return resolve(inode, as: caller, in: catalog) }
         return node.isDirectory ? .success(node) : .failure(.notDirectory)
     }
 
     /// The entry `name` of folder `parent`, if `caller` may reach it.
-    func resolve(child name: [UInt8], of parent: Node, as caller: Credentials) -> Result<Node, Errno> {
+    func resolve(child name: [UInt8], of parent: Node, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Result<Node, Errno> {
         guard parent.isDirectory else { return .failure(.notDirectory) }
-        guard let node = tree.child(of: parent, named: name) else { return .failure(.notFound) }
-        return permits(node, as: caller) ? .success(node) : .failure(.permissionDenied)
+        guard let node = tree.child(of: parent, named: name, in: catalog) else { return .failure(.notFound) }
+        return permits(node, as: caller, in: catalog) ? .success(node) : .failure(.permissionDenied)
     }
 
     /// Whether `caller` could read what `node` shows: for an album (and its views and poster
     /// folder), list its folder; for anything of a photo, open the photo. The timeline's and the
     /// views' own folders show no photo. An album's poster is further checked against the photo
     /// it shows before that photo is rendered for them (`settleFirst`).
-    func permits(_ node: Node, as caller: Credentials) -> Bool {
+    func permits(_ node: Node, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Bool {
         if caller.reachesAllThisProcessReaches || node.showsNoPhoto { return true }
         switch node {
         case .album(let id), .viewAlbum(_, let id), .poster(let id):
             guard let folder = catalog.folder(id) else { return false }
             return access.mayList(folderAt: folder.relativePath, by: caller)
         default:
-            guard let row = tree.photo(for: node), access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
+            guard let row = tree.photo(for: node, in: catalog), access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
             // A Live Photo's motion.mov is its movie: the caller must be able to read that too.
             guard case .file(_, .motion, _) = node.canonical, case .movie(let movie)? = catalog.motion(of: row) else { return true }
             return access.mayRead(photoAt: movie.photo.relativePath, by: caller)
@@ -53,7 +53,7 @@ extension AssetFileSystem {
     /// check to the daemon: nothing is writable, files are not executable.
     public func access(_ inode: UInt64, _ wanted: Int32, as caller: Credentials) -> Errno? {
         if wanted & W_OK != 0 { return .readOnlyFileSystem }
-        switch request({ resolve(inode, as: caller) }) {
+        switch request({ resolve(inode, as: caller, in: $0) }) {
         case .failure(let error): return error
         case .success(let node): return wanted & X_OK != 0 && !node.isDirectory ? .permissionDenied : nil
         }

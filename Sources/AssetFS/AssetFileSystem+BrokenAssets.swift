@@ -18,7 +18,7 @@ extension AssetFileSystem {
     /// Every broken asset, in mount path order. The candidates are the photos of the known
     /// failures (this mount's, then the store's); each is kept if it is still shown as it was
     /// when it failed, with the reason its asset folder gives (`failure(of:)`, the one test).
-    public func brokenAssets() -> [BrokenAsset] {
+    public func brokenAssets(in catalog: borrowing CatalogSnapshot) -> [BrokenAsset] {
         var seen = Set<Int64>()
         var result: [BrokenAsset] = []
         for path in Set(pipeline.failedKeys().compactMap { KeyFields.parse($0)?.path }) {

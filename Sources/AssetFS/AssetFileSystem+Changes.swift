@@ -49,7 +49,7 @@ extension AssetFileSystem {
         let now: FileStatus
         do { now = try FileStatus(path: root) } catch { throw .sourceUnavailable(error) }
         guard now.isDirectory else { throw .sourceUnavailable(.notDirectory) }
-        if rootStatus.inode != 0, now.device != rootStatus.device, catalog.counts.photos > 0,
+        if rootStatus.inode != 0, now.device != rootStatus.device, catalog.read({ $0.counts.photos }) > 0,
            (try? Directory.entries(of: root).isEmpty) ?? true {
             throw .sourceUnavailable(.notFound)
         }

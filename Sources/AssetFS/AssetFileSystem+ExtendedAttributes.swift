@@ -9,15 +9,15 @@ import Posix
 /// source path, why it is broken or shown from a preview (if it is), and its photo's properties.
 extension AssetFileSystem {
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
-        (try? request { .success(attributeNames(inode, as: caller)) }.get()) ?? []
+        (try? request { .success(attributeNames(inode, as: caller, in: $0)) }.get()) ?? []
     }
 
-    private func attributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
-        switch try? resolve(inode, as: caller).get() {
+    private func attributeNames(_ inode: UInt64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> [[UInt8]] {
+        switch try? resolve(inode, as: caller, in: catalog).get() {
         case .root?: return [MountLayout.statsAttribute, MountLayout.sizesAttribute]
         case .asset(let id)?, .datedAsset(let id)?:
             guard let row = catalog.photo(id) else { return [] }
-            let properties = properties(of: row)
+            let properties = properties(of: row, in: catalog)
             return [MountLayout.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
                 + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
         default: return []
@@ -25,15 +25,15 @@ extension AssetFileSystem {
     }
 
     public func extendedAttribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
-        request { attribute(inode, name: name, as: caller) }
+        request { attribute(inode, name: name, as: caller, in: $0) }
     }
 
-    private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
-        let resolved = resolve(inode, as: caller)
+    private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Result<[UInt8], Errno> {
+        let resolved = resolve(inode, as: caller, in: catalog)
         if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
         switch (try? resolved.get(), name) {
         case (.root?, MountLayout.statsAttribute):
-            return .success(Array(statisticsJSON().utf8))
+            return .success(Array(statisticsJSON(in: catalog).utf8))
         case (.root?, MountLayout.sizesAttribute):
             return .success(Array(options.sizes.description.utf8))
         case (.asset(let id)?, MountLayout.sourceAttribute), (.datedAsset(let id)?, MountLayout.sourceAttribute):
@@ -43,7 +43,7 @@ extension AssetFileSystem {
         case (.asset(let id)?, _), (.datedAsset(let id)?, _):
             guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
             guard let row = catalog.photo(id) else { return .failure(.notFound) }
-            return attribute.value(properties(of: row)).map { .success($0) } ?? .failure(.noAttribute)
+            return attribute.value(properties(of: row, in: catalog)).map { .success($0) } ?? .failure(.noAttribute)
         case (nil, _):
             return .failure(.notFound)
         default:
@@ -51,7 +51,7 @@ extension AssetFileSystem {
         }
     }
 
-    public func statisticsJSON() -> String {
+    public func statisticsJSON(in catalog: borrowing CatalogSnapshot) -> String {
         let counts = catalog.counts
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
         let dates = catalog.dateCounts()
@@ -61,7 +61,7 @@ extension AssetFileSystem {
             ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
             ("renders", statistics.renders.load(ordering: .relaxed)),
             ("render_failures", statistics.renderFailures.load(ordering: .relaxed)),
-            ("broken", brokenAssets().count),
+            ("broken", brokenAssets(in: catalog).count),
             ("cache_hits", statistics.cacheHits.load(ordering: .relaxed)),
             ("cache_misses", statistics.cacheMisses.load(ordering: .relaxed)),
             ("cache_bytes", Int(cacheBytes)),

@@ -27,13 +27,15 @@ extension AssetFileSystem {
         var after: Int64 = 0, stored = 0
         takeoutTitles.forget()  // a JSON changed since the last pass is read again
         while shouldContinue() {
-            let page = catalog.undatedPhotos(after: after, limit: pageSize)
+            let page = catalog.read { $0.undatedPhotos(after: after, limit: pageSize) }
             guard let last = page.last else { break }
             after = last.id
             var batch: [(photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)] = []
             for row in page {
                 guard shouldContinue() else { break }
-                if let read = readProperties(row) { batch.append((row, Self.stored(read))) }
+                // A snapshot for the sidecars' names only: none is held while files are read.
+                let sidecars = catalog.read { $0.sidecarNames(inFolder: row.folder) }
+                if let read = readProperties(row, sidecars: sidecars) { batch.append((row, Self.stored(read))) }
             }
             do throws(DatabaseError) {
                 invalidate(tree.invalidations(for: try catalog.record(batch)))
@@ -48,25 +50,33 @@ extension AssetFileSystem {
 
     /// The properties of a photo: stored, else read now and stored (a photo that cannot be opened
     /// now shows what is known, its mtime, and is read again later).
-    func properties(of row: CatalogStore.PhotoRow) -> CatalogStore.Properties {
+    func properties(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> CatalogStore.Properties {
         if let stored = catalog.properties(ofPhoto: row.id) { return stored }
-        guard let read = readProperties(row) else {
+        let read = readAndStoreProperties(row, sidecars: catalog.sidecarNames(inFolder: row.folder))
+        catalog.seeOwnWrites()  // the snapshot began before: the rest of its request sees them
+        return catalog.properties(ofPhoto: row.id) ?? read
+    }
+
+    /// Reads a photo's properties (`sidecars`: the names of its folder's) and stores them, telling
+    /// the kernel what that changed; what was read, or what is known of a photo that cannot be
+    /// opened now (its mtime: it is read again later).
+    func readAndStoreProperties(_ row: CatalogStore.PhotoRow, sidecars: Set<[UInt8]>) -> CatalogStore.Properties {
+        guard let read = readProperties(row, sidecars: sidecars) else {
             return Self.stored(.unreadable(modificationNanoseconds: row.photo.identity.modificationNanoseconds, mediaType: row.photo.format.mimeType))
         }
         do throws(DatabaseError) {
             background.send(tree.invalidations(for: try catalog.record([(row, Self.stored(read))])))
-            catalog.seeOwnWrites()  // a request's snapshot began before: the rest of it sees them
         } catch {
             backlog.note(error)
         }
-        return catalog.properties(ofPhoto: row.id) ?? Self.stored(read)
+        return Self.stored(read)
     }
 
     /// An asset folder's files follow its photo's properties (a Motion Photo shows motion.mp4):
     /// a photo the background has not read yet is read before its folder is listed or looked
     /// into (`request(preparing:)`). The photo `id` if it may hold motion and has no properties
-    /// stored (called in a request's snapshot).
-    func photoLackingProperties(_ id: Int64) -> CatalogStore.PhotoRow? {
+    /// stored.
+    func photoLackingProperties(_ id: Int64, in catalog: borrowing CatalogSnapshot) -> CatalogStore.PhotoRow? {
         guard let row = catalog.photo(id), row.photo.format.mayHoldMotion, row.motionFacts == .unread else { return nil }
         return row
     }
@@ -74,10 +84,10 @@ extension AssetFileSystem {
     /// Reads a photo's properties, completed by its sidecar where it lacks a date or a place, then
     /// by the date in its name where it still has only its mtime; nil when it cannot be opened now
     /// (changed since the scan: its folder is read again; or away). One it may not read gets what
-    /// the catalog knows.
-    func readProperties(_ row: CatalogStore.PhotoRow) -> PhotoProperties? {
+    /// the catalog knows. `sidecars`: the names of the sidecars in its folder.
+    func readProperties(_ row: CatalogStore.PhotoRow, sidecars: Set<[UInt8]>) -> PhotoProperties? {
         guard var properties = readEmbeddedProperties(row.photo) else { return nil }
-        if properties.lacksWhatSidecarsKeep, let sidecar = sidecar(of: row) { properties.complete(with: sidecar) }
+        if properties.lacksWhatSidecarsKeep, let sidecar = sidecar(of: row, among: sidecars) { properties.complete(with: sidecar) }
         properties.complete(withDateIn: row.photo.fileName)
         return properties
     }

@@ -11,13 +11,13 @@ extension AssetFileSystem {
     /// A rendition opened counts as used for the cache's LRU order.
     public func open(_ inode: UInt64, as caller: Credentials, interruption: Interruption.Source? = nil,
                      completion: @escaping @Sendable (Result<OpenFile, Errno>) -> Void) {
-        let opening = request { () -> Result<Opening, Errno> in
-            resolve(inode, as: caller).flatMap { node in
+        let opening = request { (catalog) -> Result<Opening, Errno> in
+            resolve(inode, as: caller, in: catalog).flatMap { node in
                 if case .file(_, let kind, _) = node.canonical, !node.isRendition {
-                    guard let row = tree.photo(for: node), let source = source(kind, of: row) else { return .failure(.notFound) }
+                    guard let row = tree.photo(for: node, in: catalog), let source = source(kind, of: row, in: catalog) else { return .failure(.notFound) }
                     return .success(.original(source.photo, window: source.window))
                 }
-                guard let target = describe(node)?.rendition else { return .failure(node.isDirectory ? .isDirectory : .notFound) }
+                guard let target = describe(node, in: catalog)?.rendition else { return .failure(node.isDirectory ? .isDirectory : .notFound) }
                 return .success(.rendition(target))
             }
         }

@@ -46,10 +46,13 @@ extension AssetFileSystem {
     /// A photo `caller` may not read is neither rendered for them nor shown to them.
     private func settleFirst(album: Int64, after: Int64, brokenReason: String?, as caller: Credentials, interruption: Interruption.Source?,
                              completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
-        guard let row = catalog.photos(inFolder: album, after: after, limit: 1).first else {
-            return completion(placeholder(for: brokenReason ?? "no photos"))
+        // The photo and whether the caller may see it, from one state of the catalog.
+        let (first, permitted) = catalog.read { catalog in
+            let row = catalog.photos(inFolder: album, after: after, limit: 1).first
+            return (row, row.map { permits(.asset($0.id), as: caller, in: catalog) } ?? false)
         }
-        guard permits(.asset(row.id), as: caller) else {
+        guard let row = first else { return completion(placeholder(for: brokenReason ?? "no photos")) }
+        guard permitted else {
             return completion(.failure(.unavailable(.posterDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
         let request = RenditionRequest(photo: row.photo, spec: options.spec(options.sizes.thumbnail))

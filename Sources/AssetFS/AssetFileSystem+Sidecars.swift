@@ -5,10 +5,9 @@ import Posix
 
 extension AssetFileSystem {
     /// What the sidecar of a photo says: the first of the names its sidecar may have
-    /// (`SidecarNames.candidates`) that is in its folder and says something, else the Takeout JSON
-    /// of the folder whose `title` is the photo's file name.
-    func sidecar(of row: CatalogStore.PhotoRow) -> SidecarMetadata? {
-        let sidecars = catalog.sidecarNames(inFolder: row.folder)
+    /// (`SidecarNames.candidates`) that is among `sidecars`, its folder's (`sidecarNames`), and
+    /// says something, else the Takeout JSON of the folder whose `title` is the photo's file name.
+    func sidecar(of row: CatalogStore.PhotoRow, among sidecars: Set<[UInt8]>) -> SidecarMetadata? {
         guard !sidecars.isEmpty else { return nil }
         let read = { (name: [UInt8]) in
             self.sourceFiles.sidecar(name, of: row.photo, limit: SidecarMetadata.maxBytes).flatMap(SidecarMetadata.init)

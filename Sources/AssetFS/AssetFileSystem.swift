@@ -71,7 +71,7 @@ public final class AssetFileSystem: Sendable {
 
     public var catalog: CatalogStore { catalogConnection.value }
     /// The mount's tree over the catalog: every name and inode number a request resolves.
-    public var tree: MountTree { MountTree(catalog: catalog, sizes: options.sizes) }
+    public var tree: MountTree { MountTree(sizes: options.sizes) }
 
     /// Whether SOURCE is there (false while its disk is unplugged or it was moved away).
     public var isSourceOnline: Bool { online.load(ordering: .relaxed) }
@@ -99,37 +99,39 @@ public final class AssetFileSystem: Sendable {
     public func lookup(parent: UInt64, name: [UInt8], as caller: Credentials, interruption: Interruption.Source? = nil,
                        completion: @escaping AttributesCompletion) {
         // Only a motion file's presence depends on properties; the other names need none read.
-        let found = request(preparing: MountLayout.motionNames.contains(name) ? parent : nil) {
-            resolve(folder: parent, as: caller).flatMap { resolve(child: name, of: $0, as: caller) }.flatMap { describing($0.canonical) }
+        let found = request(preparing: MountLayout.motionNames.contains(name) ? parent : nil) { catalog in
+            resolve(folder: parent, as: caller, in: catalog).flatMap { resolve(child: name, of: $0, as: caller, in: catalog) }
+                .flatMap { describing($0.canonical, in: catalog) }
         }
         attributes(found, as: caller, interruption: interruption, completion: completion)
     }
 
     public func getattr(_ inode: UInt64, as caller: Credentials, interruption: Interruption.Source? = nil, completion: @escaping AttributesCompletion) {
-        attributes(request { resolve(inode, as: caller).flatMap(describing) }, as: caller, interruption: interruption, completion: completion)
+        let found = request { catalog in resolve(inode, as: caller, in: catalog).flatMap { describing($0, in: catalog) } }
+        attributes(found, as: caller, interruption: interruption, completion: completion)
     }
 
     /// The attributes of `inode` when they are known without rendering: a folder's or an
     /// original's; nil for a rendition (its size may need a render) or an unknown inode. What a
     /// listing with attributes (READDIRPLUS) gives, so listing still never renders.
-    public func attributesWithoutRendering(_ inode: UInt64, as caller: Credentials) -> Attributes? {
+    public func attributesWithoutRendering(_ inode: UInt64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Attributes? {
         // Told from the node alone: a rendition's photo is not even looked up.
-        guard let node = Node(inode: inode), !node.isRendition, let node = try? resolve(inode, as: caller).get() else { return nil }
-        return describe(node)?.attributes
+        guard let node = Node(inode: inode), !node.isRendition, let node = try? resolve(inode, as: caller, in: catalog).get() else { return nil }
+        return describe(node, in: catalog)?.attributes
     }
 
-    /// Runs `body`, the catalog work of one request, on one state of the catalog (its rows read
-    /// once, no change applied meanwhile showing in half of it); a catalog that could not be read
-    /// answers EIO, never "no such file". An asset folder `preparing` names (one to be listed, or
-    /// looked into for a motion file) needs its photo's properties: its files follow them (a
-    /// Motion Photo shows motion.mp4). That is checked in the request's own snapshot, as the
-    /// background has read most photos; a photo still to be read is read outside any snapshot
-    /// (one holds a catalog reader) and the request then runs on a new one.
-    /// Nested in another request, the outer one has prepared (and its snapshot would not see more).
+    /// Runs `body`, the catalog work of one request, on one snapshot of the catalog (its rows
+    /// read once, no change applied meanwhile showing in half of it), which it hands on to every
+    /// read it makes; a catalog that could not be read answers EIO, never "no such file". An
+    /// asset folder `preparing` names (one to be listed, or looked into for a motion file) needs
+    /// its photo's properties: its files follow them (a Motion Photo shows motion.mp4). That is
+    /// checked in the request's own snapshot, as the background has read most photos; a photo
+    /// still to be read is read outside any snapshot (one holds a catalog reader) and the request
+    /// then runs on a new one.
     @inlinable
-    public func request<T>(preparing folder: UInt64? = nil, _ body: () -> Result<T, Errno>) -> Result<T, Errno> {
+    public func request<T>(preparing folder: UInt64? = nil, _ body: (borrowing CatalogSnapshot) -> Result<T, Errno>) -> Result<T, Errno> {
         var answer: Result<T, Errno> = .failure(.io)  // a placeholder: with no failure, `body` ran
-        if let failure = runRequest(preparing: folder, { answer = body() }) { return .failure(failure) }
+        if let failure = runRequest(preparing: folder, { answer = body($0) }) { return .failure(failure) }
         return answer
     }
 
@@ -137,15 +139,18 @@ public final class AssetFileSystem: Sendable {
     /// adapter's listing too, where an unspecialised call looked up type metadata every time):
     /// the errno to answer instead of `body`'s result, nil when that stands.
     @usableFromInline
-    func runRequest(preparing folder: UInt64?, _ body: () -> Void) -> Errno? {
-        // The photo whose properties to check, unless an outer request has.
-        let asset = folder.flatMap(Node.init(inode:))?.assetPhoto.flatMap { catalog.isInSnapshot ? nil : $0 }
-        var unread: CatalogStore.PhotoRow?
-        var read = catalog.request {
-            if let asset, let row = photoLackingProperties(asset) { unread = row } else { body() }
+    func runRequest(preparing folder: UInt64?, _ body: (borrowing CatalogSnapshot) -> Void) -> Errno? {
+        let asset = folder.flatMap(Node.init(inode:))?.assetPhoto
+        var unread: (row: CatalogStore.PhotoRow, sidecars: Set<[UInt8]>)?
+        var read = catalog.request { catalog in
+            if let asset, let row = photoLackingProperties(asset, in: catalog) {
+                unread = (row, catalog.sidecarNames(inFolder: row.folder))
+            } else {
+                body(catalog)
+            }
         }
         if let unread {
-            _ = properties(of: unread)
+            _ = readAndStoreProperties(unread.row, sidecars: unread.sidecars)
             read = catalog.request(body)
         }
         return read ? nil : RequestFailure.catalogUnreadable.errno
@@ -172,13 +177,13 @@ public final class AssetFileSystem: Sendable {
 
     typealias Described = (attributes: Attributes, rendition: RenditionTarget?)
 
-    private func describing(_ node: Node) -> Result<Described, Errno> {
-        describe(node).map { .success($0) } ?? .failure(.notFound)
+    private func describing(_ node: Node, in catalog: borrowing CatalogSnapshot) -> Result<Described, Errno> {
+        describe(node, in: catalog).map { .success($0) } ?? .failure(.notFound)
     }
 
     /// What getattr and open need of a node, from one catalog lookup: its attributes (a
     /// rendition's size still 0) and, for a rendition, what decides its content.
-    func describe(_ node: Node) -> Described? {
+    func describe(_ node: Node, in catalog: borrowing CatalogSnapshot) -> Described? {
         let inode = node.inode
         switch node {
         case .root, .groups, .view, .dates, .year, .day, .ids:
@@ -206,18 +211,18 @@ public final class AssetFileSystem: Sendable {
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 1), .firstRendering(album: id))
         case .asset, .datedAsset:
-            guard let owner = tree.photo(for: node)?.photo.ownership else { return nil }
+            guard let owner = tree.photo(for: node, in: catalog)?.photo.ownership else { return nil }
             let readable = owner.permissions & 0o444
             return (Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 2), nil)
         case .idLink(let id):
-            guard let owner = tree.photo(for: node)?.photo.ownership, let target = tree.linkTarget(ofPhoto: id) else { return nil }
+            guard let owner = tree.photo(for: node, in: catalog)?.photo.ownership, let target = tree.linkTarget(ofPhoto: id, in: catalog) else { return nil }
             return (Attributes(inode: inode, isDirectory: false, permissions: 0o777, size: Int64(target.count),
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 1, isSymbolicLink: true), nil)
         case .file, .viewFile:
-            guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node), let window = source(kind, of: row)?.window else { return nil }
+            guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node, in: catalog), let window = source(kind, of: row, in: catalog)?.window else { return nil }
             let photo = row.photo
             // A size with a view has three names: in its asset folder, in the view and under dates/
             // (counted from the start: a photo is there as soon as its date is read); an original two.
@@ -232,7 +237,7 @@ public final class AssetFileSystem: Sendable {
 
     /// The source file a file of kind `kind` shows and the bytes of it, a rendition's size still
     /// 0: a Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion.
-    func source(_ kind: FileKind, of row: CatalogStore.PhotoRow) -> (photo: Photo, window: Range<Int64>)? {
+    func source(_ kind: FileKind, of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> (photo: Photo, window: Range<Int64>)? {
         switch kind {
         case .rendition: return (row.photo, 0..<0)
         case .original: return (row.photo, 0..<row.photo.identity.size)
@@ -246,39 +251,42 @@ public final class AssetFileSystem: Sendable {
     }
 
     /// Where the symbolic link `inode` points (`ids/<id>`: its asset folder, as named now).
-    public func linkTarget(_ inode: UInt64, as caller: Credentials) -> Result<[UInt8], Errno> {
-        request {
-            resolve(inode, as: caller).flatMap { node in
-                guard case .idLink(let id) = node else { return .failure(RequestFailure.notALink.errno) }
-                return tree.linkTarget(ofPhoto: id).map { .success($0) } ?? .failure(.notFound)
-            }
+    public func linkTarget(_ inode: UInt64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Result<[UInt8], Errno> {
+        resolve(inode, as: caller, in: catalog).flatMap { node in
+            guard case .idLink(let id) = node else { return .failure(RequestFailure.notALink.errno) }
+            return tree.linkTarget(ofPhoto: id, in: catalog).map { .success($0) } ?? .failure(.notFound)
         }
     }
 
     /// The inode of the folder holding folder `inode` (the root's is the root): what `..` is.
-    public func parent(of inode: UInt64) -> Result<UInt64, Errno> {
-        request {
-            guard let node = tree.node(forInode: inode) else { return .failure(.notFound) }
-            guard let parent = tree.parent(of: node) else { return .failure(.notDirectory) }
-            return .success(parent.inode)
-        }
+    public func parent(of inode: UInt64, in catalog: borrowing CatalogSnapshot) -> Result<UInt64, Errno> {
+        guard let node = tree.node(forInode: inode, in: catalog) else { return .failure(.notFound) }
+        guard let parent = tree.parent(of: node, in: catalog) else { return .failure(.notDirectory) }
+        return .success(parent.inode)
     }
 
     // MARK: Listing
 
     /// Up to `limit` entries of folder `inode` after `cookie` (0: from the start): names and inode
     /// numbers only, listing never renders.
-    /// Entries `caller` may not open are left out.
+    /// Entries `caller` may not open are left out. A request of its own.
     public func list(_ inode: UInt64, after cookie: Int64, limit: Int, as caller: Credentials) -> Result<[ListingEntry], Errno> {
-        request(preparing: inode) {
-            resolve(folder: inode, as: caller).flatMap { node in
-                guard let entries = tree.entries(of: node, after: cookie, limit: limit) else { return .failure(.notDirectory) }
-                // A page of no stored row (past the end, or a folder since removed) asks whether the folder is still there.
-                if entries.allSatisfy({ Self.isListedAlways($0.node) }), case .failure(let error) = resolve(inode, as: caller) { return .failure(error) }
-                return .success(entries.filter { permits($0.node, as: caller) }.map {
-                    ListingEntry(name: $0.name, inode: $0.node.inode, isDirectory: $0.node.isDirectory, cookie: $0.cookie)
-                })
+        request(preparing: inode) { list(inode, after: cookie, limit: limit, as: caller, in: $0) }
+    }
+
+    /// `list`, in a request that prepared `inode` (`request(preparing:)`), for one that reads
+    /// more in the same snapshot (READDIRPLUS: the entries' attributes).
+    public func list(_ inode: UInt64, after cookie: Int64, limit: Int, as caller: Credentials,
+                     in catalog: borrowing CatalogSnapshot) -> Result<[ListingEntry], Errno> {
+        resolve(folder: inode, as: caller, in: catalog).flatMap { node in
+            guard let entries = tree.entries(of: node, after: cookie, limit: limit, in: catalog) else { return .failure(.notDirectory) }
+            // A page of no stored row (past the end, or a folder since removed) asks whether the folder is still there.
+            if entries.allSatisfy({ Self.isListedAlways($0.node) }), case .failure(let error) = resolve(inode, as: caller, in: catalog) {
+                return .failure(error)
             }
+            return .success(entries.filter { permits($0.node, as: caller, in: catalog) }.map {
+                ListingEntry(name: $0.name, inode: $0.node.inode, isDirectory: $0.node.isDirectory, cookie: $0.cookie)
+            })
         }
     }
 

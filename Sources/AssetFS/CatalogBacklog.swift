@@ -88,7 +88,7 @@ extension AssetFileSystem {
         var scanIncomplete = work == .everything ? false : backlog.completesScan
         if completing {
             do throws(DatabaseError) {
-                if failures.isEmpty, !catalog.isComplete { try catalog.markComplete() }
+                if failures.isEmpty, !catalog.read({ $0.isComplete }) { try catalog.markComplete() }
                 scanIncomplete = !failures.isEmpty
             } catch {
                 backlog.note(error)

@@ -36,7 +36,7 @@ struct CatalogSynchronizer: Sendable {
         defer { writer?.finish() }
         let read: FolderPrefetcher.Read = { [reader, catalog, willRead] relative in
             willRead(relative)
-            return Result { () throws(Errno) in try reader.read(relative, known: catalog.knownIdentities(in: relative)) }
+            return Result { () throws(Errno) in try reader.read(relative, known: catalog.read { $0.knownIdentities(in: relative) }) }
         }
         let prefetcher = everything ? FolderPrefetcher(scheduler: scheduler, threads: Self.readers, limit: 4 * Self.readers, read: read) : nil
         defer { prefetcher?.finish() }
@@ -87,7 +87,7 @@ struct CatalogSynchronizer: Sendable {
     func refresh(_ folders: Set<FilePath>) throws(Failure) {
         // Parents first: a parent's walk may already cover (or remove) a child named too.
         for folder in folders.sorted(by: { $0.bytes.count < $1.bytes.count }) {
-            guard folder.isEmpty || catalog.folder(at: folder.parent) != nil || catalog.folder(at: folder) != nil else { continue }
+            guard folder.isEmpty || catalog.read({ $0.folder(at: folder.parent) != nil || $0.folder(at: folder) != nil }) else { continue }
             try walk(from: folder, everything: false)
         }
     }
@@ -95,7 +95,7 @@ struct CatalogSynchronizer: Sendable {
     /// What folder `relative` inherits from the folders above it (stored with its parent).
     private func inheritedPermissions(of relative: FilePath) -> UInt32 {
         guard !relative.isEmpty else { return 0o555 }
-        return catalog.folder(at: relative.parent)?.ownership.permissions ?? 0o555
+        return catalog.read { $0.folder(at: relative.parent)?.ownership.permissions } ?? 0o555
     }
 
     /// Applies `change` of `folder` now (no writer), or queues it on `writer`.

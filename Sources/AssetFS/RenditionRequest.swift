@@ -25,7 +25,7 @@ public struct RenditionRequest: Sendable {
     /// Whether `key` names a rendition this build would still make for a photo in `catalog`: the
     /// photo is there with that identity, and the renderer's fingerprint is this one. Anything else
     /// can never be asked for again (`assetfs cache prune` forgets it).
-    public static func isCurrent(_ key: CacheKey, in catalog: CatalogStore, fingerprint: String = Renderer.fingerprint) -> Bool {
+    public static func isCurrent(_ key: CacheKey, in catalog: borrowing CatalogSnapshot, fingerprint: String = Renderer.fingerprint) -> Bool {
         guard let (path, fields) = KeyFields.parse(key), fields.fingerprint == fingerprint, let photo = catalog.photo(at: path) else { return false }
         return fields.identity == photo.photo.identity.text
     }

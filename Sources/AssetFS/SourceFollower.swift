@@ -30,7 +30,7 @@ public final class SourceFollower: Sendable {
     /// serves no partial listing; `progress` counts its folders). A complete one is served as
     /// stored, and checked once `start` runs.
     public func prepare(progress: (Int) -> Void = { _ in }) {
-        guard !fileSystem.catalog.isComplete else { return }
+        guard !fileSystem.catalog.read({ $0.isComplete }) else { return }
         fileSystem.synchronize(.everything, watch: { [watcher] in watcher.add($0) }, progress: progress)
         scanned.store(true, ordering: .relaxed)
     }
@@ -52,7 +52,7 @@ public func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\
 extension AssetFileSystem {
     /// "serving: 3 albums, 120 photos, 2 files skipped" (and whether SOURCE is offline).
     public func logSummary(_ how: String) {
-        let counts = catalog.counts
+        let counts = catalog.read { $0.counts }
         Log.info("\(how): \(counted(counts.albums, "album")), \(counted(counts.photos, "photo")), \(counted(counts.skipped, "file")) skipped\(isSourceOnline ? "" : " (SOURCE is offline: serving the stored tree)")")
     }
 }

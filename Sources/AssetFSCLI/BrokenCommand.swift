@@ -30,7 +30,7 @@ struct BrokenCommand {
                                          renderer: configuration.renderer, renderThreads: 1)
         defer { fileSystem.shutdown() }
         var output: [UInt8] = []
-        for asset in fileSystem.brokenAssets() {
+        for asset in fileSystem.catalog.read({ fileSystem.brokenAssets(in: $0) }) {
             let path = asset.mountPath.bytes
             output += SkippedCommand.escaped(Array(asset.reason.utf8), spaces: false) + [0x09]
                 + (arguments.nulTerminated ? path + [0] : SkippedCommand.escaped(path) + [0x0A])

@@ -2,6 +2,7 @@ import AssetFS
 import Glibc
 import Posix
 import RenditionCache
+import SQLiteDatabase
 
 /// `assetfs cache stats|prune|clear|check [-o OPTS] SOURCE`: the cache a mount of SOURCE uses.
 struct CacheCommand {
@@ -39,7 +40,7 @@ struct CacheCommand {
                 // asked for again: forget them (sizes and failures too), then evict to the cap.
                 if (try? FileStatus(path: configuration.catalogPath(for: realSource))) != nil {
                     let catalog = configuration.catalogOpener(for: realSource)()
-                    let forgotten = try store.forget { !RenditionRequest.isCurrent($0, in: catalog) }
+                    let forgotten = try catalog.read { (catalog) throws(DatabaseError) in try store.forget { !RenditionRequest.isCurrent($0, in: catalog) } }
                     print("forgotten   \(forgotten) renditions of photos no longer in SOURCE (or of an earlier assetfs)")
                 }
                 try store.prune()

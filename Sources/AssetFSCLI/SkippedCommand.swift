@@ -56,14 +56,14 @@ struct SkippedCommand {
         let realSource = try arguments.scannedSource(), configuration = arguments.configuration
         let catalog = configuration.catalogOpener(for: realSource)()
         var output: [UInt8] = []
-        catalog.forEachSkipped { path, reason in
+        catalog.read { $0.forEachSkipped { path, reason in
             let full = realSource.appending(path).bytes
             output += Array(reason.rawValue.utf8) + [0x09] + (arguments.nulTerminated ? full + [0] : Self.escaped(full) + [0x0A])
             if output.count > 1 << 16 {
                 try? FileDescriptor.standardOutput.writeAll(output)
                 output = []
             }
-        }
+        } }
         try? FileDescriptor.standardOutput.writeAll(output)
         return 0
     }

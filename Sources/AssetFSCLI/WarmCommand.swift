@@ -54,7 +54,7 @@ struct WarmCommand {
         // this process could not. Otherwise it is brought up to date first, by the check a remount
         // makes (every folder read again, photos unchanged not opened), so new photos are warmed too.
         if let mountpoint = CatalogLock.servingMount(configuration.catalogLockPath(for: realSource)) {
-            guard fileSystem.catalog.isComplete else {
+            guard fileSystem.catalog.read({ $0.isComplete }) else {
                 throw UsageError("SOURCE '\(source)' is mounted on \(mountpoint) with this cache, and that mount has not yet written "
                                  + "a whole scan of it to the catalog it keeps: run warm once it has (assetfs stats \(mountpoint) says "
                                  + "catalog complete 1), or give warm a cache and catalog of its own with -o cache=FILE")
@@ -65,7 +65,7 @@ struct WarmCommand {
             guard fileSystem.synchronize(.everything, progress: progress.update) else { throw UsageError("SOURCE '\(source)': cannot be read") }
         }
         let specs = sizes.map(configuration.mount.spec)
-        let photos = fileSystem.catalog.allPhotos()
+        let photos = fileSystem.catalog.read { $0.allPhotos() }
         let requests = photos.flatMap { photo in specs.map { RenditionRequest(photo: photo, spec: $0) } }
         let progress = Progress(total: requests.count)
         let tally = Mutex<(rendered: Int, cached: Int, failed: [String])>((0, 0, []))

@@ -71,22 +71,6 @@ extension CatalogStore {
         try change { db throws(DatabaseError) in try db.query("INSERT OR REPLACE INTO meta(key, value) VALUES ('complete', 1)") }
     }
 
-    /// The identities the catalog knows in folder `relative`, by file name: photos whose identity
-    /// is unchanged need not be sniffed again.
-    public func knownIdentities(in relative: FilePath) -> [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] {
-        read([:]) { db throws(DatabaseError) in
-            var result: [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] = [:]
-            try db.query("""
-                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime, p.format FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ?
-                """, [.blob(relative.bytes)]) { row in
-                result[row.blob(0)] = (SourceIdentity(inode: UInt64(bitPattern: row.integer(1)), size: row.integer(2),
-                                                      modificationNanoseconds: row.integer(3), changeNanoseconds: row.integer(4)),
-                                       SourceFormat(rawValue: row.text(5)) ?? .jpeg)
-            }
-            return result
-        }
-    }
-
     // MARK: Inside the transaction
 
     private func apply(_ listing: FolderListing, at relative: FilePath, inheritedPermissions: UInt32, _ db: Database) throws(DatabaseError) -> FolderUpdate {
@@ -286,5 +270,23 @@ extension CatalogStore {
         [.integer(Int64(bitPattern: photo.identity.inode)), .integer(photo.identity.size), .integer(photo.identity.modificationNanoseconds),
          .integer(photo.identity.changeNanoseconds), .integer(Int64(photo.userID)), .integer(Int64(photo.groupID)),
          .integer(Int64(photo.permissions))]
+    }
+}
+
+extension CatalogSnapshot {
+    /// The identities the catalog knows in folder `relative`, by file name: photos whose identity
+    /// is unchanged need not be sniffed again.
+    public func knownIdentities(in relative: FilePath) -> [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] {
+        read([:]) { db throws(DatabaseError) in
+            var result: [[UInt8]: (identity: SourceIdentity, format: SourceFormat)] = [:]
+            try db.query("""
+                SELECT p.file_name, p.inode, p.size, p.mtime, p.ctime, p.format FROM photos p JOIN folders f ON f.id = p.folder WHERE f.relpath = ?
+                """, [.blob(relative.bytes)]) { row in
+                result[row.blob(0)] = (SourceIdentity(inode: UInt64(bitPattern: row.integer(1)), size: row.integer(2),
+                                                      modificationNanoseconds: row.integer(3), changeNanoseconds: row.integer(4)),
+                                       SourceFormat(rawValue: row.text(5)) ?? .jpeg)
+            }
+            return result
+        }
     }
 }

@@ -16,10 +16,12 @@ extension CatalogStore {
         public var livePhotos = 0
         public var motionPhotos = 0
     }
+}
 
-    public var counts: Counts {
-        read(Counts()) { db throws(DatabaseError) in
-            var counts = Counts()
+extension CatalogSnapshot {
+    public var counts: CatalogStore.Counts {
+        read(CatalogStore.Counts()) { db throws(DatabaseError) in
+            var counts = CatalogStore.Counts()
             try db.query("SELECT total(photo_count > 0), total(skipped) FROM folders") { row in
                 counts.albums = Int(row.integer(0))
                 counts.skipped = Int(row.integer(1))
@@ -27,7 +29,7 @@ extension CatalogStore {
             let videoFormats = SourceFormat.allCases.filter(\.isVideo).map { "'\($0.rawValue)'" }.joined(separator: ", ")
             try db.query("""
                 SELECT count(*), total(p.format IN (\(videoFormats))), total(q.motion_offset IS NOT NULL)
-                FROM photos p LEFT JOIN properties q ON q.photo = p.id WHERE \(Self.shown("p.id"))
+                FROM photos p LEFT JOIN properties q ON q.photo = p.id WHERE \(CatalogStore.shown("p.id"))
                 """) { row in
                 counts.photos = Int(row.integer(0))
                 counts.videos = Int(row.integer(1))
@@ -48,7 +50,7 @@ extension CatalogStore {
     }
 }
 
-extension CatalogStore {
+extension CatalogSnapshot {
     /// Every photo, album by album, in pages (for `assetfs warm`).
     public func allPhotos() -> [Photo] {
         var result: [Photo] = []
@@ -70,7 +72,7 @@ extension CatalogStore {
     }
 }
 
-extension CatalogStore {
+extension CatalogSnapshot {
     /// How many files are not shown, by reason.
     public var skippedByReason: [SkipReason: Int] {
         read([:]) { db throws(DatabaseError) in
@@ -96,10 +98,10 @@ extension CatalogStore {
 
     /// Every file not shown (path in SOURCE, reason), in path order, for `assetfs skipped`.
     public func forEachSkipped(_ body: (FilePath, SkipReason) -> Void) {
-        readers.withConnection { $0.use { db in
-            try? db.query("SELECT f.relpath, s.file_name, s.reason FROM skipped s JOIN folders f ON f.id = s.folder ORDER BY f.relpath, s.file_name") { row in
+        read(()) { db throws(DatabaseError) in
+            try db.query("SELECT f.relpath, s.file_name, s.reason FROM skipped s JOIN folders f ON f.id = s.folder ORDER BY f.relpath, s.file_name") { row in
                 body(FilePath(bytes: row.blob(0)).appending(row.blob(1)), SkipReason(rawValue: row.text(2)) ?? .notAPhoto)
             }
-        } }
+        }
     }
 }

@@ -42,16 +42,6 @@ extension CatalogStore {
         return .none
     }
 
-    /// The motion of photo `row`, once its properties say it has one.
-    public func motion(of row: PhotoRow) -> Motion? {
-        guard row.photo.format.mayHoldMotion else { return nil }
-        switch row.motionFacts {
-        case .embedded(let range): return .embedded(range)
-        case .pairedMovie(let movie): return photo(movie).map { .movie($0) }
-        case .unread, .none: return nil
-        }
-    }
-
     /// Pairs `photo`, whose properties were just recorded with Live Photo `identifier`, with the
     /// other half in its folder, if that is there and not paired with another (the triggers of
     /// `CatalogStore+AssetFiles.swift` tell what that changes), and has the still share what the
@@ -88,5 +78,17 @@ extension CatalogStore {
             FROM properties AS m
             WHERE s.photo = ? AND m.photo = ? AND EXISTS (SELECT 1 FROM live_pairs WHERE movie = m.photo AND still = s.photo)
             """, [.integer(still), .integer(movie)])
+    }
+}
+
+extension CatalogSnapshot {
+    /// The motion of photo `row`, once its properties say it has one.
+    public func motion(of row: CatalogStore.PhotoRow) -> CatalogStore.Motion? {
+        guard row.photo.format.mayHoldMotion else { return nil }
+        switch row.motionFacts {
+        case .embedded(let range): return .embedded(range)
+        case .pairedMovie(let movie): return photo(movie).map { .movie($0) }
+        case .unread, .none: return nil
+        }
     }
 }

@@ -85,17 +85,6 @@ extension CatalogStore {
         }
     }
 
-    /// The stored properties of photo `id`, if they have been read for its current version.
-    public func properties(ofPhoto id: Int64) -> Properties? {
-        read(nil) { db throws(DatabaseError) in
-            var result: Properties?
-            try db.query("""
-                SELECT \(PropertiesColumn.selection) FROM properties WHERE photo = ?
-                """, [.integer(id)]) { result = PropertiesColumn.properties(NamedRow($0)) }
-            return result
-        }
-    }
-
     /// Queues every photo's properties to be read again unless they were read by `reader`, a
     /// version of the readers (a newer one may find more in the same files: EXIF in a HEIC that
     /// an older one dated by its mtime). What is stored stays shown until it is read again.
@@ -107,40 +96,6 @@ extension CatalogStore {
                 try db.execute("INSERT OR IGNORE INTO undated SELECT photo FROM properties")
                 try db.query("INSERT OR REPLACE INTO meta(key, value) VALUES ('properties_reader', ?)", [.integer(Int64(reader))])
             }
-        }
-    }
-
-    /// Photos whose properties are still to be read, after photo id `after`, in id order.
-    public func undatedPhotos(after: Int64, limit: Int) -> [PhotoRow] {
-        read([]) { db throws(DatabaseError) in
-            var result: [PhotoRow] = []
-            try db.query("""
-                SELECT \(Self.photoColumns) FROM undated u JOIN photos p ON p.id = u.photo JOIN folders f ON f.id = p.folder
-                LEFT JOIN properties q ON q.photo = p.id
-                WHERE u.photo > ? ORDER BY u.photo LIMIT ?
-                """, [.integer(after), .integer(Int64(limit))]) { result.append(Self.photo($0)) }
-            return result
-        }
-    }
-
-    /// The photo whose picture has content id `id`: of copies, the one of lowest id (the first
-    /// found, and the one that keeps it the longest); never a Live Photo's movie. One indexed statement.
-    public func photo(withContentID id: ContentID) -> Int64? {
-        read(nil) { db throws(DatabaseError) in
-            var result: Int64?
-            try db.query("SELECT photo FROM properties WHERE content_id = ? AND \(Self.shown("photo")) ORDER BY photo LIMIT 1", [.blob(id.digest)]) { result = $0.integer(0) }
-            return result
-        }
-    }
-
-    /// How many photos have a date of each source.
-    public func dateCounts() -> [DateSource: Int] {
-        read([:]) { db throws(DatabaseError) in
-            var result: [DateSource: Int] = [:]
-            try db.query("SELECT date_source, count(*) FROM properties GROUP BY date_source") { row in
-                if let source = DateSource(rawValue: Int(row.integer(0))) { result[source] = Int(row.integer(1)) }
-            }
-            return result
         }
     }
 
@@ -203,6 +158,54 @@ extension CatalogStore {
                 return candidate
             }
             n += 1
+        }
+    }
+}
+
+extension CatalogSnapshot {
+    /// The stored properties of photo `id`, if they have been read for its current version.
+    public func properties(ofPhoto id: Int64) -> CatalogStore.Properties? {
+        read(nil) { db throws(DatabaseError) in
+            var result: CatalogStore.Properties?
+            try db.query("""
+                SELECT \(PropertiesColumn.selection) FROM properties WHERE photo = ?
+                """, [.integer(id)]) { result = PropertiesColumn.properties(NamedRow($0)) }
+            return result
+        }
+    }
+
+    /// Photos whose properties are still to be read, after photo id `after`, in id order.
+    public func undatedPhotos(after: Int64, limit: Int) -> [CatalogStore.PhotoRow] {
+        read([]) { db throws(DatabaseError) in
+            var result: [CatalogStore.PhotoRow] = []
+            try db.query("""
+                SELECT \(CatalogStore.photoColumns) FROM undated u JOIN photos p ON p.id = u.photo JOIN folders f ON f.id = p.folder
+                LEFT JOIN properties q ON q.photo = p.id
+                WHERE u.photo > ? ORDER BY u.photo LIMIT ?
+                """, [.integer(after), .integer(Int64(limit))]) { result.append(CatalogStore.photo($0)) }
+            return result
+        }
+    }
+
+    /// The photo whose picture has content id `id`: of copies, the one of lowest id (the first
+    /// found, and the one that keeps it the longest); never a Live Photo's movie. One indexed statement.
+    public func photo(withContentID id: ContentID) -> Int64? {
+        read(nil) { db throws(DatabaseError) in
+            var result: Int64?
+            try db.query("SELECT photo FROM properties WHERE content_id = ? AND \(CatalogStore.shown("photo")) ORDER BY photo LIMIT 1",
+                         [.blob(id.digest)]) { result = $0.integer(0) }
+            return result
+        }
+    }
+
+    /// How many photos have a date of each source.
+    public func dateCounts() -> [DateSource: Int] {
+        read([:]) { db throws(DatabaseError) in
+            var result: [DateSource: Int] = [:]
+            try db.query("SELECT date_source, count(*) FROM properties GROUP BY date_source") { row in
+                if let source = DateSource(rawValue: Int(row.integer(0))) { result[source] = Int(row.integer(1)) }
+            }
+            return result
         }
     }
 }

@@ -22,7 +22,9 @@ extension CatalogStore {
         }
         return result
     }
+}
 
+extension CatalogSnapshot {
     /// Years with photos after `after`, in order (one index probe per year). A Live Photo's
     /// movie is shown by its still, on the still's day: a day or year it alone holds is none.
     public func years(after: Int, limit: Int) -> [Int] {
@@ -30,7 +32,7 @@ extension CatalogStore {
             var result: [Int] = [], from = (after + 1) * 10000
             while result.count < limit {
                 var next: Int?
-                try db.query("SELECT day FROM properties WHERE day >= ? AND \(Self.shown("photo")) ORDER BY day LIMIT 1", [.integer(Int64(from))]) { next = Int($0.integer(0)) }
+                try db.query("SELECT day FROM properties WHERE day >= ? AND \(CatalogStore.shown("photo")) ORDER BY day LIMIT 1", [.integer(Int64(from))]) { next = Int($0.integer(0)) }
                 guard let next else { break }
                 result.append(next / 10000)
                 from = (next / 10000 + 1) * 10000
@@ -45,7 +47,7 @@ extension CatalogStore {
             var result: [Int] = [], from = max(after + 1, year * 10000)
             while result.count < limit {
                 var next: Int?
-                try db.query("SELECT day FROM properties WHERE day >= ? AND day < ? AND \(Self.shown("photo")) ORDER BY day LIMIT 1",
+                try db.query("SELECT day FROM properties WHERE day >= ? AND day < ? AND \(CatalogStore.shown("photo")) ORDER BY day LIMIT 1",
                              [.integer(Int64(from)), .integer(Int64((year + 1) * 10000))]) { next = Int($0.integer(0)) }
                 guard let next else { break }
                 result.append(next)
@@ -59,7 +61,7 @@ extension CatalogStore {
     public func datedPhotos(onDay day: Int, after: Int64, limit: Int) -> [(id: Int64, name: [UInt8])] {
         read([]) { db throws(DatabaseError) in
             var result: [(id: Int64, name: [UInt8])] = []
-            try db.query("SELECT photo, dated_name FROM properties WHERE day = ? AND photo > ? AND \(Self.shown("photo")) ORDER BY photo LIMIT ?",
+            try db.query("SELECT photo, dated_name FROM properties WHERE day = ? AND photo > ? AND \(CatalogStore.shown("photo")) ORDER BY photo LIMIT ?",
                          [.integer(Int64(day)), .integer(after), .integer(Int64(limit))]) { result.append(($0.integer(0), $0.blob(1))) }
             return result
         }
@@ -69,7 +71,7 @@ extension CatalogStore {
     public func datedPhoto(onDay day: Int, named name: [UInt8]) -> Int64? {
         read(nil) { db throws(DatabaseError) in
             var result: Int64?
-            try db.query("SELECT photo FROM properties WHERE day = ? AND dated_name = ? AND \(Self.shown("photo"))",
+            try db.query("SELECT photo FROM properties WHERE day = ? AND dated_name = ? AND \(CatalogStore.shown("photo"))",
                          [.integer(Int64(day)), .blob(name)]) { result = $0.integer(0) }
             return result
         }
@@ -79,7 +81,7 @@ extension CatalogStore {
     public func photoCount(onDay day: Int) -> Int {
         read(0) { db throws(DatabaseError) in
             var count = 0
-            try db.query("SELECT count(*) FROM properties WHERE day = ? AND \(Self.shown("photo"))", [.integer(Int64(day))]) { count = Int($0.integer(0)) }
+            try db.query("SELECT count(*) FROM properties WHERE day = ? AND \(CatalogStore.shown("photo"))", [.integer(Int64(day))]) { count = Int($0.integer(0)) }
             return count
         }
     }

@@ -1,11 +1,12 @@
 import Glibc
 import Posix
 import SQLiteDatabase
+import Synchronization
 
-/// One of the catalog's read connections (`ReaderPool`), used by one thread at a time. `snapshot` keeps one read
-/// transaction open across every read its thread makes inside it: a listing and the attributes
-/// of its entries come from one state of the catalog, and SQLite takes its locks once (each
-/// read on its own took 4 or 5 `fcntl` calls: 15 per READDIRPLUS of an asset folder).
+/// One of the catalog's read connections (`ReaderPool`), held by one thread at a time. A
+/// `CatalogSnapshot` is one read transaction on it: every read made through the snapshot sees the
+/// same committed tree, and SQLite takes its locks once for all of them (each read on its own took
+/// 4 or 5 `fcntl` calls: 15 per READDIRPLUS of an asset folder).
 ///
 /// Rows read by id are kept while SQLite's `data_version` stays the same, i.e. until anyone (this
 /// process's writer, another process) commits: a request resolves a row once, a listing's
@@ -13,12 +14,15 @@ import SQLiteDatabase
 /// few rows several times per entry.
 final class ReadConnection: @unchecked Sendable {
     let database: Database
-    /// Recursive: reads inside a snapshot lock again on the same thread.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    /// The outermost snapshot's state (under `mutex`); nil outside one.
+    /// The catalog file, for the log.
+    let path: FilePath
+    /// The open snapshot's state; nil outside one.
     private var current: Snapshot?
-    /// Rows read lately, valid for one `data_version` (under `mutex`).
+    /// Rows read lately, valid for one `data_version`.
     private var recent = RecentRows()
+    /// Statements run by the snapshots that have ended: read by other threads (the counts of
+    /// tests and benchmarks), written by the one holding the connection.
+    private let statementsRun = Atomic<Int>(0)
 
     /// What one snapshot learnt: the database's `data_version` (asked once, it cannot change
     /// inside a read transaction) and whether any read failed.
@@ -29,88 +33,54 @@ final class ReadConnection: @unchecked Sendable {
         var failed = false
     }
 
-    init(_ database: Database) {
+    init(_ database: Database, path: FilePath) {
         self.database = database
-        mutex = .allocate(capacity: 1)
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_RECURSIVE))
-        pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
+        self.path = path
     }
 
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func use<R, E: Error>(_ body: (Database) throws(E) -> R) throws(E) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(database)
-    }
-
-    /// Runs `body` with the connection held and, outermost, inside one read transaction.
-    func snapshot<R, E: Error>(_ body: () throws(E) -> R) throws(E) -> R {
-        var failed = false
-        return try scoped(failed: &failed, body)
-    }
-
-    /// Runs `body` as `snapshot` does; false when a read inside it failed (the caller answers
-    /// EIO, not "nothing there"). Nested in another snapshot, the outermost one decides.
-    func request(_ body: () -> Void) -> Bool {
-        var failed = false
-        scoped(failed: &failed, body)
-        return !failed
-    }
-
-    /// The outermost snapshot on this connection begins and ends its read transaction (however
-    /// deep in `use` it is called: a read takes the connection, then its snapshot). A transaction
-    /// that cannot begin or end fails the snapshot, and says why once in the log.
-    private func scoped<R, E: Error>(failed: inout Bool, _ body: () throws(E) -> R) throws(E) -> R {
-        try use { (database) throws(E) -> R in
-            guard current == nil && !database.isInTransaction else { return try body() }
-            var begun = true
-            do throws(DatabaseError) { try database.run("BEGIN") } catch { begun = false; transactionFailed(error, database) }
-            current = Snapshot(queriesBefore: database.queryCount, failed: !begun)
-            defer {
-                do throws(DatabaseError) { try database.run("COMMIT") } catch { transactionFailed(error, database) }
-                failed = current?.failed ?? false
-                current = nil
-            }
-            return try body()
+    /// Runs `body` inside one read transaction, handing it the snapshot; `failed` says whether a
+    /// read in it failed (or the transaction could not begin or end: its reads were then not one
+    /// state of the catalog). Called by the thread holding the connection, never inside another.
+    func snapshot<R, E: Error>(failed: inout Bool, _ body: (borrowing CatalogSnapshot) throws(E) -> R) throws(E) -> R {
+        var begun = true
+        do throws(DatabaseError) { try database.run("BEGIN") } catch { begun = false; transactionFailed(error) }
+        current = Snapshot(queriesBefore: database.queryCount, failed: !begun)
+        defer {
+            if begun { do throws(DatabaseError) { try database.run("COMMIT") } catch { transactionFailed(error) } }
+            failed = current?.failed ?? true
+            current = nil
+            statementsRun.store(database.queryCount, ordering: .relaxed)
         }
+        return try body(CatalogSnapshot(self))
     }
 
     /// A read transaction that could not begin or end: the snapshot's reads are not one state of
     /// the catalog, so it fails; no transaction is left open.
-    private func transactionFailed(_ error: DatabaseError, _ database: Database) {
+    private func transactionFailed(_ error: DatabaseError) {
         current?.failed = true
-        Log.warning("catalog: a read transaction failed: \(error)")
+        Log.warning("\(path): a catalog read transaction failed: \(error)")
         if database.isInTransaction { try? database.run("ROLLBACK") }
     }
 
-    /// Lets the snapshot this thread is in (if any) see what was committed since it began: what
-    /// its own request just stored. A failure so far still counts.
+    /// Lets the open snapshot see what was committed since it began: what its own request just
+    /// stored. A failure so far still counts.
     func renewSnapshot() {
-        use { database in
-            guard let snapshot = current else { return }
-            var renewed = true
-            do throws(DatabaseError) { try database.run("COMMIT"); try database.run("BEGIN") } catch { renewed = false; transactionFailed(error, database) }
-            current = Snapshot(queriesBefore: database.queryCount, failed: snapshot.failed || !renewed)
-        }
+        guard let snapshot = current else { return }
+        var renewed = true
+        do throws(DatabaseError) { try database.run("COMMIT"); try database.run("BEGIN") } catch { renewed = false; transactionFailed(error) }
+        current = Snapshot(queriesBefore: database.queryCount, failed: snapshot.failed || !renewed)
     }
 
-    /// Whether the calling thread is inside a snapshot (another thread's, if any, is waited out).
-    var isInSnapshot: Bool { use { _ in current != nil } }
+    /// Notes that a read of the open snapshot failed, and says why in the log.
+    func readFailed(_ error: DatabaseError) {
+        Log.warning("\(path): catalog read failed: \(error)")
+        current?.failed = true
+    }
 
-    /// Notes that a read failed (called with the connection held).
-    func readFailed() { current?.failed = true }
-
-    /// The catalog file's data version as this snapshot sees it (called with the connection
-    /// held): it changes when anyone commits. Asked once per snapshot, and without a statement
-    /// once one has run in it (its read transaction has begun, so the pager's count is current);
-    /// before that, `PRAGMA data_version` begins it.
+    /// The catalog file's data version as this snapshot sees it: it changes when anyone commits.
+    /// Asked once per snapshot, and without a statement once one has run in it (its read
+    /// transaction has begun, so the pager's count is current); before that, `PRAGMA
+    /// data_version` begins it.
     func dataVersion() throws(DatabaseError) -> Int64 {
         if let known = current?.dataVersion { return known }
         if current.map({ database.queryCount == $0.queriesBefore }) ?? true { try database.query("PRAGMA data_version") }
@@ -128,20 +98,20 @@ final class ReadConnection: @unchecked Sendable {
         return Int64(version)
     }
 
-    /// The photo `id` if read lately (called with the connection held, in a snapshot).
+    /// The photo `id` if read lately.
     func recentPhoto(_ id: Int64) throws(DatabaseError) -> CatalogStore.PhotoRow? {
         recent.forget(unlessAt: try dataVersion())
         return recent.photos[id]
     }
 
-    /// The folder `id` if read lately (called with the connection held, in a snapshot).
+    /// The folder `id` if read lately.
     func recentFolder(_ id: Int64) throws(DatabaseError) -> CatalogStore.Folder? {
         recent.forget(unlessAt: try dataVersion())
         return recent.folders[id]
     }
 
-    /// Keeps rows read in this snapshot (called with the connection held, after the query that
-    /// read them) for this snapshot and later ones, while the data version stays.
+    /// Keeps rows read in this snapshot (after the query that read them) for this snapshot and
+    /// later ones, while the data version stays.
     func keep(photos: [CatalogStore.PhotoRow] = [], folders: [CatalogStore.Folder] = []) {
         guard let version = dataVersionWithoutAsking() else { return }
         recent.forget(unlessAt: version)
@@ -149,11 +119,12 @@ final class ReadConnection: @unchecked Sendable {
         for folder in folders { recent.keep(folder: folder) }
     }
 
-    /// Forgets the rows of earlier snapshots (the connection was opened again: `data_version` counts per connection).
-    func forgetRecentRows() { use { _ in recent = RecentRows() } }
+    /// Forgets the rows of earlier snapshots (the connection was opened again: `data_version`
+    /// counts per connection). Called with the connection idle.
+    func forgetRecentRows() { recent = RecentRows() }
 
-    /// How many statements this connection has run (`Database.queryCount`).
-    var queryCount: Int { use { $0.queryCount } }
+    /// How many statements this connection's ended snapshots have run (`Database.queryCount`).
+    var queryCount: Int { statementsRun.load(ordering: .relaxed) }
 }
 
 /// Rows the catalog's read connection read lately, for one `data_version` of the database; bounded.

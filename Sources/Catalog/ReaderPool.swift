@@ -5,8 +5,9 @@ import SQLiteDatabase
 
 /// The catalog's readers: a few connections, as GRDB's DatabasePool has beside its one writer, so
 /// the FUSE threads (and the background's) read side by side instead of queueing on one
-/// connection. A thread takes a connection for the whole of its outermost `use` (a request's
-/// snapshot, a listing): every read nested in it runs on that connection and its snapshot. Free
+/// connection. A thread takes a connection for one snapshot (`CatalogStore.read`), whose reads
+/// all go through the snapshot it was handed; it takes no second one meanwhile (that would be
+/// another state of the catalog, and with every connection so held, a deadlock). Free
 /// connections are handed out last-in first-out, so one thread reading alone keeps meeting the
 /// connection whose recent rows it filled.
 final class ReaderPool: Sendable {
@@ -15,12 +16,12 @@ final class ReaderPool: Sendable {
     /// The free connections' indices. A pthread mutex (`Locked`), which ThreadSanitizer sees; it
     /// took `Synchronization.Mutex`'s futex for no lock at all and reported a race.
     private let free: Locked<[Int]>
-    /// The thread-specific slot holding the index + 1 of the connection the thread holds (0:
-    /// none): every catalog read asks it, without a lock.
+    /// The thread-specific slot, set while the thread holds a connection: what tells a snapshot
+    /// taken inside another on the same thread.
     private let heldSlot: pthread_key_t
 
-    init(_ databases: [Database]) {
-        connections = databases.map(ReadConnection.init)
+    init(_ databases: [Database], path: FilePath) {
+        connections = databases.map { ReadConnection($0, path: path) }
         available = DispatchSemaphore(value: databases.count)
         free = Locked(Array(databases.indices.reversed()))
         var slot = pthread_key_t()
@@ -34,25 +35,19 @@ final class ReaderPool: Sendable {
     /// request never waits for another's reads.
     static let size = 4
 
-    /// Runs `body` on the connection this thread holds, taking a free one (waiting for one if
-    /// all are in use) when it holds none.
+    /// Runs `body` on a free connection, waiting for one if all are in use. A thread already
+    /// holding one is a read that should have been given the snapshot it is in: a fault.
     func withConnection<R, E: Error>(_ body: (ReadConnection) throws(E) -> R) throws(E) -> R {
-        if let held { return try body(held) }
+        precondition(pthread_getspecific(heldSlot) == nil, "a catalog snapshot taken inside another on the same thread: pass it the snapshot")
         available.wait()
         let index = free.withLock { $0.removeLast() }
-        pthread_setspecific(heldSlot, UnsafeRawPointer(bitPattern: index + 1))
+        pthread_setspecific(heldSlot, UnsafeRawPointer(bitPattern: 1))
         defer {
             pthread_setspecific(heldSlot, nil)
             free.withLock { $0.append(index) }
             available.signal()
         }
         return try body(connections[index])
-    }
-
-    /// The connection this thread holds, if any (nothing is taken).
-    var held: ReadConnection? {
-        let slot = Int(bitPattern: pthread_getspecific(heldSlot))
-        return slot == 0 ? nil : connections[slot - 1]
     }
 
     /// Runs `body` with every connection, if none is in use (by any thread, this one included):

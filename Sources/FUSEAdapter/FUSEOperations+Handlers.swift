@@ -46,7 +46,7 @@ extension FUSEOperations {
         case [0x2E]:  // "." of any inode, file or folder, of this tree or (a file) the one before
             replyEntry(request, of: UInt64(parent))
         case [0x2E, 0x2E]:
-            switch fileSystem.parent(of: UInt64(parent)) {
+            switch fileSystem.request({ fileSystem.parent(of: UInt64(parent), in: $0) }) {
             case .failure(let error): request.reply(error: error)
             case .success(let folder): replyEntry(request, of: folder)
             }
@@ -169,7 +169,8 @@ extension FUSEOperations {
     /// leaves symlinks uncached unless FUSE_CAP_CACHE_SYMLINKS is asked for: it is not).
     static func readlink(_ req: fuse_req_t?, _ inode: fuse_ino_t) {
         let request = Request(req!)
-        switch request.adapter.fileSystem.linkTarget(UInt64(inode), as: request.caller) {
+        let fileSystem = request.adapter.fileSystem, caller = request.caller
+        switch fileSystem.request({ fileSystem.linkTarget(UInt64(inode), as: caller, in: $0) }) {
         case .success(let target): request.replyLink(target)
         case .failure(let error): request.reply(error: error)
         }

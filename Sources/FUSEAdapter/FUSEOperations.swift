@@ -1,5 +1,6 @@
 internal import CFUSE
 import AssetFS
+import Catalog
 import Glibc
 import Posix
 import Synchronization
@@ -49,39 +50,40 @@ final class FUSEOperations: Sendable {
     /// finds a handle's name by it); ".."'s is asked for only on the page that holds it.
     static func list(_ request: consuming Request, _ inode: UInt64, size: Int, offset: Int64, withAttributes: Bool) {
         let fileSystem = request.adapter.fileSystem
-        let page = fileSystem.request(preparing: inode) {
-            listing(request, of: fileSystem, inode, size: size, offset: offset, withAttributes: withAttributes)
+        let page = fileSystem.request(preparing: inode) { catalog in
+            listing(request, of: fileSystem, inode, size: size, offset: offset, withAttributes: withAttributes, in: catalog)
         }
         request.replyBytes(page)
     }
 
-    /// A page of folder `inode`: its entries packed as the kernel reads them, or an error.
+    /// A page of folder `inode`: its entries packed as the kernel reads them, or an error. Its
+    /// "..", entries and their attributes come from one snapshot of the catalog.
     private static func listing(_ request: borrowing Request, of fileSystem: AssetFileSystem, _ inode: UInt64, size: Int, offset: Int64,
-                                withAttributes: Bool) -> Result<[UInt8], Errno> {
+                                withAttributes: Bool, in catalog: borrowing CatalogSnapshot) -> Result<[UInt8], Errno> {
         var dots: [ListingEntry] = []
         if offset < 1 { dots.append(ListingEntry(name: [0x2E], inode: inode, isDirectory: true, cookie: -1)) }
         if offset < 2 {
-            let parent = (try? fileSystem.parent(of: inode).get()) ?? inode
+            let parent = (try? fileSystem.parent(of: inode, in: catalog).get()) ?? inode
             dots.append(ListingEntry(name: [0x2E, 0x2E], inode: parent, isDirectory: true, cookie: 0))
         }
         // An entry takes at least 32 bytes (24 and its name, 8-byte aligned), 160 with attributes.
         let caller = request.caller, adapter = request.adapter
-        return fileSystem.list(inode, after: max(0, offset - 2), limit: size / (withAttributes ? 160 : 32) + 1, as: caller).map { entries in
+        return fileSystem.list(inode, after: max(0, offset - 2), limit: size / (withAttributes ? 160 : 32) + 1, as: caller, in: catalog).map { entries in
+            guard withAttributes else { return directoryBuffer(request, dots + entries, size: size) }
             // "." and ".." go without attributes: the kernel takes none for them. Nor does an
             // entry whose reach differs by user when others may enter: each user looks it up.
-            let attributes: ((ListingEntry) -> Attributes?)? = withAttributes ? { entry in
+            return directoryBuffer(request, dots + entries, size: size, withAttributes: true) { entry in
                 guard entry.cookie > 0, adapter.sharesEntry(entry.inode) else { return nil }
-                return fileSystem.attributesWithoutRendering(entry.inode, as: caller)
-            } : nil
-            return directoryBuffer(request, dots + entries, size: size, attributes: attributes)
+                return fileSystem.attributesWithoutRendering(entry.inode, as: caller, in: catalog)
+            }
         }
     }
 
     /// Packs entries into at most `size` bytes; each entry's offset is its cookie + 2. With
-    /// `attributes` (READDIRPLUS), each entry carries those it has; one without (node id 0) is
-    /// only named, and the kernel looks it up when it needs it.
-    static func directoryBuffer(_ request: borrowing Request, _ entries: [ListingEntry], size: Int,
-                                attributes: ((ListingEntry) -> Attributes?)? = nil) -> [UInt8] {
+    /// attributes (READDIRPLUS), each entry carries those `attributes` gives; one without (node
+    /// id 0) is only named, and the kernel looks it up when it needs it.
+    static func directoryBuffer(_ request: borrowing Request, _ entries: [ListingEntry], size: Int, withAttributes: Bool = false,
+                                attributes: (ListingEntry) -> Attributes? = { _ in nil }) -> [UInt8] {
         var buffer = [UInt8](repeating: 0, count: size)
         var used = 0
         for entry in entries {
@@ -93,7 +95,7 @@ final class FUSEOperations: Sendable {
                 buffer.withUnsafeMutableBytes { raw -> Bool in
                     let start = raw.baseAddress!.assumingMemoryBound(to: CChar.self) + used
                     let cName = UnsafeRawPointer(name.baseAddress!).assumingMemoryBound(to: CChar.self)
-                    guard let attributes else {
+                    guard withAttributes else {
                         let needed = request.addDirectoryEntry(start, room: size - used, name: cName, status: &st, offset: offset)
                         guard used + needed <= size else { return false }
                         used += needed

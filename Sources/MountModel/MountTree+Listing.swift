@@ -3,7 +3,7 @@ import Catalog
 extension MountTree {
     /// Up to `limit` entries of folder `node` after `cookie` (0: from the start), in a stable order:
     /// a page of a big folder costs a page, not the folder. Nil for a file.
-    public func entries(of node: Node, after cookie: Int64, limit: Int) -> [Entry]? {
+    public func entries(of node: Node, after cookie: Int64, limit: Int, in catalog: borrowing CatalogSnapshot) -> [Entry]? {
         switch node {
         case .root:
             // groups, the views, dates (cookies 1, 2…, and 4 for dates where it always was), ids last.
@@ -38,7 +38,7 @@ extension MountTree {
             return catalog.datedPhotos(onDay: day, after: cookie, limit: limit).map { Entry(name: $0.name, node: .datedAsset($0.id), cookie: $0.id) }
         case .asset(let id), .datedAsset(let id):
             guard let row = catalog.photo(id) else { return [] }
-            return files(of: row).enumerated().map { index, file in
+            return files(of: row, in: catalog).enumerated().map { index, file in
                 Entry(name: file.name, node: .file(photo: id, kind: file.kind, version: Node.shownVersion(row.version)), cookie: Int64(index + 1))
             }.filter { $0.cookie > cookie }
         case .ids:
@@ -50,7 +50,7 @@ extension MountTree {
 
     /// The files of a photo's asset folder, in listing order: the sizes, the original, and
     /// `motion.mp4` or `motion.mov` only once its properties say it has a motion.
-    public func files(of row: CatalogStore.PhotoRow) -> [(kind: FileKind, name: [UInt8])] {
+    public func files(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> [(kind: FileKind, name: [UInt8])] {
         sizes.all.map { (FileKind.rendition(size: $0.slot), $0.fileName) } + [(.original, row.photo.originalFileName)]
             + (catalog.motion(of: row).map { [(.motion, MountLayout.motionName($0))] } ?? [])
     }

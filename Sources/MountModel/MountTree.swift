@@ -5,15 +5,12 @@ import PhotoSource
 /// view per size (`thumbnails/<album>/<asset>.jpg`, `fullscreen/…`, any named size's) of the same
 /// files, the timeline `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` of the same files, and `ids/<id>`,
 /// links to asset folders by content id. Every name is resolved here and only here; the catalog
-/// answers with rows.
+/// answers with rows, read through the snapshot each function is given (`in catalog`): the
+/// caller decides which reads share one state.
 public struct MountTree: Sendable {
-    public let catalog: CatalogStore
     public let sizes: RenditionSizes
 
-    public init(catalog: CatalogStore, sizes: RenditionSizes) {
-        self.catalog = catalog
-        self.sizes = sizes
-    }
+    public init(sizes: RenditionSizes) { self.sizes = sizes }
 
     /// One entry of a folder listing, with the cookie that continues the listing after it.
     public struct Entry: Sendable, Equatable {
@@ -24,7 +21,7 @@ public struct MountTree: Sendable {
 
     /// The node an inode number names, if it still exists. A file of a photo's earlier version
     /// resolves while that version is remembered (`retiredPhoto`).
-    public func node(forInode inode: UInt64) -> Node? {
+    public func node(forInode inode: UInt64, in catalog: borrowing CatalogSnapshot) -> Node? {
         guard let node = Node(inode: inode), shows(node) else { return nil }
         switch node {
         case .root, .groups, .view, .dates, .ids: return node
@@ -55,7 +52,7 @@ public struct MountTree: Sendable {
     }
 
     /// The photo a file or asset folder shows: its current row, or the remembered row of an earlier version.
-    public func photo(for node: Node) -> CatalogStore.PhotoRow? {
+    public func photo(for node: Node, in catalog: borrowing CatalogSnapshot) -> CatalogStore.PhotoRow? {
         switch node.canonical {
         case .asset(let id), .datedAsset(let id), .idLink(let id): return catalog.photo(id)
         case .file(let id, _, let version):
@@ -67,7 +64,7 @@ public struct MountTree: Sendable {
 
     /// The folder that holds folder `node` (the root holds itself); nil for a file, whose parent
     /// is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
-    public func parent(of node: Node) -> Node? {
+    public func parent(of node: Node, in catalog: borrowing CatalogSnapshot) -> Node? {
         switch node {
         case .root, .groups, .view, .dates, .ids: return .root
         case .year: return .dates
@@ -81,13 +78,13 @@ public struct MountTree: Sendable {
     }
 
     /// What the link `ids/<id>` of photo `id` points to, relative to `ids/`: its asset folder in groups/.
-    public func linkTarget(ofPhoto id: Int64) -> [UInt8]? {
+    public func linkTarget(ofPhoto id: Int64, in catalog: borrowing CatalogSnapshot) -> [UInt8]? {
         guard let row = catalog.photo(id), let album = catalog.folder(row.folder)?.albumName else { return nil }
         return MountLayout.idLinkTarget(album: album, asset: row.assetName)
     }
 
     /// The child called `name` of folder `parent`.
-    public func child(of parent: Node, named name: [UInt8]) -> Node? {
+    public func child(of parent: Node, named name: [UInt8], in catalog: borrowing CatalogSnapshot) -> Node? {
         switch parent {
         case .root:
             if name == MountLayout.groups { return .groups }

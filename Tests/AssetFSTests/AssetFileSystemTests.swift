@@ -96,7 +96,7 @@ func wait<T: Sendable>(_ call: (@escaping @Sendable (Result<T, Errno>) -> Void) 
 
 extension AssetFileSystem {
     var renders: Int { statistics.renders.load(ordering: .relaxed) }
-    var firstPhoto: Photo { catalog.allPhotos()[0] }
+    var firstPhoto: Photo { catalog.read { $0.allPhotos() }[0] }
 
     func list(_ inode: UInt64) -> Result<[ListingEntry], Errno> { list(inode, after: 0, limit: 100_000, as: .ofThisProcess) }
 
@@ -201,7 +201,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let reason = String(decoding: try fs.extendedAttribute(asset.inode, name: MountLayout.errorAttribute, as: .ofThisProcess).get(), as: UTF8.self)
         // Named inside SOURCE: other users of the mount read it, and SOURCE's place is not theirs to know.
         #expect(reason.hasPrefix("A/a-bad.jpg: ") && reason.contains("corrupt") && !reason.contains(fixture.source.description), "\(reason)")
-        #expect(fs.brokenAssets() == [AssetFileSystem.BrokenAsset(mountPath: FilePath("groups/A/a-bad"), reason: reason)])
+        #expect(fs.catalog.read { fs.brokenAssets(in: $0) } == [AssetFileSystem.BrokenAsset(mountPath: FilePath("groups/A/a-bad"), reason: reason)])
         #expect(try fs.readAll("groups/A/a-bad/original.jpg").get().count == 104)
         // The album poster is the first photo that renders, not the placeholder.
         let good = try fs.readAll("groups/A/b-good/thumbnail.jpg").get()
@@ -231,7 +231,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get().starts(with: [0xFF, 0xD8]))
         let store = try RenditionStore(path: fixture.cachePath, capacity: 1 << 30)
         #expect(try store.statistics().outcomes <= 1)  // only the thumbnail that rendered; no failure kept
-        #expect(fs.brokenAssets().isEmpty)
+        #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.isEmpty)
     }
 
     @Test func anEditWithItsModificationTimePutBackIsNoticed() throws {
@@ -303,7 +303,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         #expect(try store.statistics().outcomes == 3)
         let stale = CacheKey(Array("A/two.jpg".utf8) + [0] + Array("1:2:3:4:256:85:\(Renderer.fingerprint)".utf8))
         try store.store([1, 2, 3], for: stale)
-        let forgotten = try store.forget { !RenditionRequest.isCurrent($0, in: fs.catalog) }
+        let forgotten = try fs.catalog.read { (catalog) throws(DatabaseError) in try store.forget { !RenditionRequest.isCurrent($0, in: catalog) } }
         #expect(forgotten == 2, "one's old version and the made-up identity of two")
         #expect(try store.statistics().outcomes == 2)
         #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get() == current)

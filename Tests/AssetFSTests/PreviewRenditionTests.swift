@@ -28,7 +28,7 @@ import Testing
         let reason = try Self.errorAttribute(fs, "groups/A/cheers")
         #expect(reason.contains("cheers.heic") && reason.contains("240x160 thumbnail item (a preview)") && reason.contains("libheif"), "\(reason)")
         // Listed with the broken ones (`assetfs broken`, stats): its asset folder says what is wrong.
-        #expect(fs.brokenAssets() == [AssetFileSystem.BrokenAsset(mountPath: FilePath("groups/A/cheers"), reason: reason)])
+        #expect(fs.catalog.read { fs.brokenAssets(in: $0) } == [AssetFileSystem.BrokenAsset(mountPath: FilePath("groups/A/cheers"), reason: reason)])
         fs.shutdown()
 
         let later = try fixture.fileSystem()

@@ -52,7 +52,7 @@ import PhotoSource
         // The folder under dates/ has the same attributes.
         let datedFolder = try fs.lookupPath("dates/2015/2015-02-09/hdr").get().inode
         #expect(datedFolder != hdr && attribute(fs, datedFolder, "date") == "2015-02-09T22:47:44")
-        #expect(fs.parent(of: datedFolder) == .success(day.inode))
+        #expect(fs.request { fs.parent(of: datedFolder, in: $0) } == .success(day.inode))
 
         // No EXIF date: the file's mtime, in local time with its offset.
         let plain = try fs.lookupPath("groups/B/plain").get().inode
@@ -231,7 +231,7 @@ import PhotoSource
             let fs = try fixture.fileSystem()
             // What the previous reader stored: type and mtime only, and no reader version.
             try fs.catalog.readPropertiesAgain(unlessReadBy: 1)
-            let rows = fs.catalog.undatedPhotos(after: 0, limit: 10)
+            let rows = fs.catalog.read { $0.undatedPhotos(after: 0, limit: 10) }
             #expect(rows.count == 2)
             try fs.catalog.record(rows.map { row in
                 (row, AssetFileSystem.stored(.unreadable(modificationNanoseconds: row.photo.identity.modificationNanoseconds,

@@ -44,9 +44,9 @@ import Testing
         // As READDIRPLUS does: the page, then each entry's attributes, in one request.
         var described = 0
         let used = Self.statements(fs) {
-            _ = fs.request { () -> Result<Int, Errno> in
-                fs.list(album, after: 0, limit: 100, as: .ofThisProcess).map { entries in
-                    described = entries.compactMap { fs.attributesWithoutRendering($0.inode, as: .ofThisProcess) }.count
+            _ = fs.request(preparing: album) { (catalog) -> Result<Int, Errno> in
+                fs.list(album, after: 0, limit: 100, as: .ofThisProcess, in: catalog).map { entries in
+                    described = entries.compactMap { fs.attributesWithoutRendering($0.inode, as: .ofThisProcess, in: catalog) }.count
                     return entries.count
                 }
             }

@@ -41,7 +41,7 @@ import Testing
         let store = try RenditionStore(path: fixture.cachePath, capacity: 1 << 30)
         #expect(try store.failures().isEmpty, "no failure stored")
         #expect(fs.statistics.renderFailures.load(ordering: .relaxed) == 0)
-        #expect(fs.brokenAssets().isEmpty)
+        #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.isEmpty)
         _ = fs.rescan()
         let thumbnail = try fs.readAll("groups/A/half/thumbnail.jpg").get()
         #expect(thumbnail.starts(with: [0xFF, 0xD8]) && thumbnail != placeholder, "the whole photo renders")
@@ -56,7 +56,7 @@ import Testing
         #expect(try fs.readAll("groups/A/half/thumbnail.jpg").get() == Renderer.placeholder)
         let status = try FileStatus(path: FilePath("\(fixture.source)/A/half.jpg"))
         #expect(RenditionPipeline.timeToSettle(status) == nil, "judged once settled, not at once")
-        #expect(fs.brokenAssets().map(\.mountPath) == [FilePath("groups/A/half")])
+        #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.map(\.mountPath) == [FilePath("groups/A/half")])
         #expect(fs.statistics.renderFailures.load(ordering: .relaxed) == 1)
     }
 }

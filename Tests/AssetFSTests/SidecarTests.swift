@@ -60,10 +60,10 @@ import PhotoSource
         #expect(attribute(fs, "groups/T/IMG_0002(1)", "date") == expected(1_262_304_000))
         #expect(attribute(fs, "groups/T/IMG_0003-edited", "date") == expected(946_684_800))
         #expect(attribute(fs, "groups/T/own", "date_source") == "exif-original")
-        #expect(fs.catalog.dateCounts()[.sidecar] == 3)
+        #expect(fs.catalog.read { $0.dateCounts() }[.sidecar] == 3)
         // Sidecars are listed as such, not as files that are no photo.
         var reasons: [String: SkipReason] = [:]
-        fs.catalog.forEachSkipped { path, reason in reasons[path.description] = reason }
+        fs.catalog.read { $0.forEachSkipped { path, reason in reasons[path.description] = reason } }
         #expect(reasons.count == 4 && reasons.values.allSatisfy { $0 == .sidecar })
 
         try write(takeout(1_600_000_000), folder.appending(FilePath("IMG_0001.jpg.supplemental-metadata.json")))
@@ -161,9 +161,9 @@ import PhotoSource
         // No sidecar: the name's date, before the mtime.
         #expect(attribute("IMG-20240305-WA0002", "date") == "2024-03-05T00:00:00")
         #expect(attribute("IMG-20240305-WA0002", "date_source") == "filename")
-        #expect(fs.catalog.dateCounts()[.sidecar] == 3 && fs.catalog.dateCounts()[.fileName] == 1)
+        #expect(fs.catalog.read { $0.dateCounts() }[.sidecar] == 3 && fs.catalog.read { $0.dateCounts() }[.fileName] == 1)
         var reasons: [String: SkipReason] = [:]
-        fs.catalog.forEachSkipped { path, reason in reasons[path.description] = reason }
+        fs.catalog.read { $0.forEachSkipped { path, reason in reasons[path.description] = reason } }
         #expect(reasons["T/IMG_0001.AAE"] == .sidecar, "\(reasons)")
     }
 }

@@ -61,7 +61,7 @@ import Renditions
         #expect(attribute(fs, "groups/Clips/portrait", "date_source") == "quicktime")
         #expect(attribute(fs, "groups/Clips/portrait", "width") == "320" && attribute(fs, "groups/Clips/portrait", "height") == "568")
         var skipped: [String: SkipReason] = [:]
-        fs.catalog.forEachSkipped { path, reason in skipped[path.description] = reason }
+        fs.catalog.read { $0.forEachSkipped { path, reason in skipped[path.description] = reason } }
         #expect(skipped == ["Clips/memo.mp4": .audioOnly])
         let stats = String(decoding: try fs.extendedAttribute(1, name: MountLayout.statsAttribute, as: .ofThisProcess).get(), as: UTF8.self)
         #expect(stats.contains("\"videos\":1") && stats.contains("\"posters\":2") && stats.contains("\"skipped_audio_only\":1"), "\(stats)")

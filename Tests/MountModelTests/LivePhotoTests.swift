@@ -18,7 +18,7 @@ extension ScratchCatalog {
     @discardableResult
     func record(_ facts: [FileFacts]) throws -> [Invalidation] {
         let byName = Dictionary(uniqueKeysWithValues: facts.map { ($0.name, $0) })
-        let batch = store.undatedPhotos(after: 0, limit: 10_000).compactMap { row -> (photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)? in
+        let batch = store.read { $0.undatedPhotos(after: 0, limit: 10_000) }.compactMap { row -> (photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)? in
             guard let fact = byName[text(row.photo.fileName)] else { return nil }
             return (row, CatalogStore.Properties(date: fact.date, dateSource: fact.dateSource, day: fact.day, location: fact.location,
                                                  liveIdentifier: fact.liveIdentifier))
@@ -32,8 +32,8 @@ extension ScratchCatalog {
         var result: [String] = []
         if let folder = node("groups/\(album)") {
             for name in names(folder) where name != "thumbnail.jpg" {
-                guard let asset = node("groups/\(album)/\(name)"), let row = tree.photo(for: asset) else { continue }
-                let properties = store.properties(ofPhoto: row.id)
+                guard let asset = node("groups/\(album)/\(name)"), let row = store.read({ tree.photo(for: asset, in: $0) }) else { continue }
+                let properties = store.read { $0.properties(ofPhoto: row.id) }
                 result.append("\(name) <- \(text(row.photo.fileName)) \(names(asset)) \(properties?.date ?? "-") \(properties?.location ?? "-")")
             }
         }
@@ -139,14 +139,14 @@ struct SeededGenerator: RandomNumberGenerator {
         try catalog.apply("L", ["IMG_0020.HEIC", "IMG_0020.MOV"])
         let made = try catalog.record(Self.folder)
         let asset = try #require(catalog.node("groups/L/IMG_0020"))
-        let still = try #require(catalog.tree.photo(for: asset)).id
+        let still = try #require(catalog.store.read { catalog.tree.photo(for: asset, in: $0) }).id
         let motion = Invalidation.entry(parent: asset.inode, name: Array("motion.mov".utf8))
         #expect(made.contains(motion) && made.contains(.inode(asset.inode)))
         #expect(catalog.names(asset).contains("motion.mov"))
         let broken = catalog.invalidations(try catalog.apply("L", ["IMG_0020.HEIC"]))
         #expect(broken.contains(motion), "the still's motion.mov stays in the kernel's cache")
         #expect(broken.contains(.inode(asset.inode)))
-        let version = try #require(catalog.tree.photo(for: asset)).version
+        let version = try #require(catalog.store.read { catalog.tree.photo(for: asset, in: $0) }).version
         #expect(broken.contains(.inode(Node.file(photo: still, kind: .motion, version: version).inode)), "its attributes (size) too")
         #expect(broken.contains(.entry(parent: Node.datedAsset(still).inode, name: Array("motion.mov".utf8))))
         #expect(!catalog.names(asset).contains("motion.mov"))
@@ -157,7 +157,7 @@ struct SeededGenerator: RandomNumberGenerator {
     @Test func theKernelForgetsAMotionPhotosVideoThatWent() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("M", ["moving.jpg"])
-        let row = try #require(catalog.store.undatedPhotos(after: 0, limit: 1).first)
+        let row = try #require(catalog.store.read { $0.undatedPhotos(after: 0, limit: 1) }.first)
         var properties = CatalogStore.Properties(date: "2024-01-01T00:00:00", dateSource: .exifOriginal, day: 20240101, motion: 100..<200)
         let asset = Node.asset(row.id)
         let motion = Invalidation.entry(parent: asset.inode, name: Array("motion.mp4".utf8))
@@ -174,16 +174,16 @@ struct SeededGenerator: RandomNumberGenerator {
         try catalog.apply("L", ["IMG_0020.HEIC", "IMG_0020.MOV"])
         let invalidations = try catalog.record(Self.folder)
         let asset = try #require(catalog.node("groups/L/IMG_0020"))
-        let still = try #require(catalog.tree.photo(for: asset))
-        let properties = try #require(catalog.store.properties(ofPhoto: still.id))
+        let still = try #require(catalog.store.read { catalog.tree.photo(for: asset, in: $0) })
+        let properties = try #require(catalog.store.read { $0.properties(ofPhoto: still.id) })
         #expect(properties.date == "2021-04-11T00:00:01-07:00")
         #expect(properties.location == Self.movie.location)
         #expect(catalog.names(.year(2021)) == ["2021-04-11"], "a day made only by the hidden MOV")
         #expect(catalog.node("dates/2021/2021-04-10") == nil)
         #expect(invalidations.contains(.entry(parent: Node.year(2021).inode, name: Array("2021-04-10".utf8))))
         try catalog.apply("L", ["IMG_0020.HEIC"])
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).map(\.id) == [still.id])
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.map(\.id) == [still.id])
         try catalog.record(Self.folder)
-        #expect(catalog.store.properties(ofPhoto: still.id)?.location == nil)
+        #expect(catalog.store.read { $0.properties(ofPhoto: still.id) }?.location == nil)
     }
 }

@@ -9,23 +9,23 @@ import Testing
     @Test func aRetiredVersionIsTheVersionItWasMotionIncluded() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("M", ["moving.jpg"])
-        let row = try #require(catalog.store.undatedPhotos(after: 0, limit: 1).first)
+        let row = try #require(catalog.store.read { $0.undatedPhotos(after: 0, limit: 1) }.first)
         let properties = CatalogStore.Properties(date: "2024-01-01T00:00:00", dateSource: .exifOriginal, day: 20240101, motion: 100..<200)
         _ = try catalog.store.record([(row, properties)])
-        let before = try #require(catalog.store.photo(row.id))
+        let before = try #require(catalog.store.read { $0.photo(row.id) })
         #expect(before.motionFacts == .embedded(100..<200))
 
         try catalog.apply("M", ["moving.jpg"], size: 11)  // a new version: its properties are read again
-        let now = try #require(catalog.store.photo(row.id))
+        let now = try #require(catalog.store.read { $0.photo(row.id) })
         #expect(now.version == before.version + 1 && now.motionFacts == .unread)
-        let retired = try #require(catalog.store.retiredPhoto(row.id, version: before.version & 65535))
+        let retired = try #require(catalog.store.read { $0.retiredPhoto(row.id, version: before.version & 65535) })
         #expect(retired == before, "the retired version reads as \(retired), it was \(before)")
     }
 
     @Test func aRetiredLivePhotoStillKeepsItsMovie() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("L", ["IMG_1.HEIC", "IMG_1.MOV"])
-        let rows = catalog.store.undatedPhotos(after: 0, limit: 2)
+        let rows = catalog.store.read { $0.undatedPhotos(after: 0, limit: 2) }
         let still = try #require(rows.first { $0.photo.fileName == Array("IMG_1.HEIC".utf8) })
         let movie = try #require(rows.first { $0.photo.fileName == Array("IMG_1.MOV".utf8) })
         for row in [still, movie] {
@@ -33,9 +33,9 @@ import Testing
                                                      liveIdentifier: "E905E6C6-C747-4805-942F-9904A0281F02")
             _ = try catalog.store.record([(row, properties)])
         }
-        let before = try #require(catalog.store.photo(still.id))
+        let before = try #require(catalog.store.read { $0.photo(still.id) })
         #expect(before.motionFacts == .pairedMovie(movie.id))
         try catalog.apply("L", ["IMG_1.HEIC", "IMG_1.MOV"], size: 12)
-        #expect(try #require(catalog.store.retiredPhoto(still.id, version: before.version & 65535)) == before)
+        #expect(try #require(catalog.store.read { $0.retiredPhoto(still.id, version: before.version & 65535) }) == before)
     }
 }

@@ -28,16 +28,16 @@ import Testing
         let catalog = try ScratchCatalog()
         try catalog.apply("a/\(deep)", ["1.jpg"])
         try catalog.apply("b/\(deep)", ["2.jpg"])
-        let names = (catalog.tree.entries(of: .groups, after: 0, limit: 10) ?? []).map(\.name)
+        let names = (catalog.store.read { catalog.tree.entries(of: .groups, after: 0, limit: 10, in: $0) } ?? []).map(\.name)
         #expect(names.count == 2)
         #expect(names.allSatisfy { $0.count <= 255 && $0.starts(with: Naming.ellipsis) })
         #expect(names.allSatisfy { $0.suffix(100) == [UInt8](repeating: UInt8(ascii: "e"), count: 100) })
         #expect(Set(names).count == 2)
-        let album = try #require(catalog.tree.child(of: .groups, named: names[1]))
-        #expect(catalog.tree.entries(of: album, after: 1, limit: 10)?.map(\.name) == [bytes("2")])
+        let album = try #require(catalog.store.read { catalog.tree.child(of: .groups, named: names[1], in: $0) })
+        #expect(catalog.store.read { catalog.tree.entries(of: album, after: 1, limit: 10, in: $0) }?.map(\.name) == [bytes("2")])
         let again = try ScratchCatalog()
         try again.apply("a/\(deep)", ["1.jpg"])
-        #expect(again.tree.entries(of: .groups, after: 0, limit: 10)?.first?.name == names[0], "the same name every time")
+        #expect(again.store.read { again.tree.entries(of: .groups, after: 0, limit: 10, in: $0) }?.first?.name == names[0], "the same name every time")
     }
 
     @Test func neverCutsInsideAUTF8Sequence() {
@@ -75,7 +75,8 @@ import Testing
         let stem = String(repeating: "p", count: 260)
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["\(stem).jpg", "\(stem).jpeg"])
-        let names = (catalog.tree.entries(of: try #require(catalog.node("groups/A")), after: 1, limit: 10) ?? []).map(\.name)
+        let album = try #require(catalog.node("groups/A"))
+        let names = (catalog.store.read { catalog.tree.entries(of: album, after: 1, limit: 10, in: $0) } ?? []).map(\.name)
         #expect(names.allSatisfy { $0.count <= 255 })
         #expect(Set(names).count == 2)
         #expect(names.map { text(Array($0.suffix(5))) } == [".jpeg", "p.jpg"])
@@ -91,16 +92,16 @@ import Testing
         guard case .album(let id) = album else { Issue.record("not an album: \(album)"); return }
         for size in catalog.tree.sizes {
             let view = Node.viewAlbum(size: size.slot, album: id)
-            let entries = try #require(catalog.tree.entries(of: view, after: 0, limit: 10))
+            let entries = try #require(catalog.store.read { catalog.tree.entries(of: view, after: 0, limit: 10, in: $0) })
             #expect(entries.count == 4)
             for entry in entries {
                 #expect(entry.name.count <= 255 && entry.name.hasSuffix(bytes(".jpg")), "\(entry.name.count) bytes")
-                #expect(catalog.tree.child(of: view, named: entry.name) == entry.node, "\(text(Array(entry.name.prefix(12))))… looks up its photo")
+                #expect(catalog.store.read { catalog.tree.child(of: view, named: entry.name, in: $0) } == entry.node, "\(text(Array(entry.name.prefix(12))))… looks up its photo")
             }
             let names = Set(entries.map { text($0.name) })
             #expect(names.contains("short.jpg") && names.contains(String(repeating: "w", count: 251) + ".jpg"), "names that fit stay plain")
             #expect(entries.filter { $0.name.starts(with: Naming.ellipsis) }.count == 2, "the two long ones are fitted")
-            #expect(catalog.tree.child(of: view, named: bytes(String(repeating: "v", count: 253) + ".jpg")) == nil, "no name over 255 bytes")
+            #expect(catalog.store.read { catalog.tree.child(of: view, named: bytes(String(repeating: "v", count: 253) + ".jpg"), in: $0) } == nil, "no name over 255 bytes")
         }
     }
 }

@@ -39,21 +39,24 @@ import Testing
         try catalog.apply("A", ["x.jpg"])
         var sizes = RenditionSizes()
         try sizes.add("medium", longestSide: 1024)
-        let tree = MountTree(catalog: catalog.store, sizes: sizes)
-        func names(_ node: Node) -> [String] { (tree.entries(of: node, after: 0, limit: 100) ?? []).map { String(decoding: $0.name, as: UTF8.self) } }
+        let tree = MountTree(sizes: sizes)
+        func names(_ node: Node) -> [String] {
+            (catalog.store.read { tree.entries(of: node, after: 0, limit: 100, in: $0) } ?? []).map { String(decoding: $0.name, as: UTF8.self) }
+        }
+        func child(_ parent: Node, _ name: String) -> Node? { catalog.store.read { tree.child(of: parent, named: bytes(name), in: $0) } }
         #expect(names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "medium", "ids"])
-        let album = try #require(tree.child(of: .groups, named: bytes("A")))
-        let asset = try #require(tree.child(of: album, named: bytes("x")))
+        let album = try #require(child(.groups, "A"))
+        let asset = try #require(child(album, "x"))
         #expect(names(asset) == ["thumbnail.jpg", "fullscreen.jpg", "medium.jpg", "original.jpg"])
-        let file = try #require(tree.child(of: asset, named: bytes("medium.jpg")))
+        let file = try #require(child(asset, "medium.jpg"))
         guard case .file(let photo, .rendition(2), let version) = file else { Issue.record("medium.jpg is \(file)"); return }
-        let view = try #require(tree.child(of: .root, named: bytes("medium")))
-        let viewAlbum = try #require(tree.child(of: view, named: bytes("A")))
-        let viewFile = try #require(tree.child(of: viewAlbum, named: bytes("x.jpg")))
+        let view = try #require(child(.root, "medium"))
+        let viewAlbum = try #require(child(view, "A"))
+        let viewFile = try #require(child(viewAlbum, "x.jpg"))
         #expect(viewFile == .viewFile(size: 2, photo: photo, version: version) && viewFile.inode == file.inode)
-        #expect(tree.node(forInode: file.inode) == file && tree.parent(of: viewAlbum) == view)
+        #expect(catalog.store.read { tree.node(forInode: file.inode, in: $0) == file && tree.parent(of: viewAlbum, in: $0) == view })
         // Without the size (a mount with other options), its numbers name nothing.
-        #expect(catalog.tree.node(forInode: file.inode) == nil && catalog.tree.child(of: .root, named: bytes("medium")) == nil)
+        #expect(catalog.store.read { catalog.tree.node(forInode: file.inode, in: $0) == nil && catalog.tree.child(of: .root, named: bytes("medium"), in: $0) == nil })
         // A changed album is forgotten in the new view too.
         guard case .album(let id) = album else { return }
         #expect(tree.invalidations(for: [.albumPhotos(id)]).contains(.inode(viewAlbum.inode)))

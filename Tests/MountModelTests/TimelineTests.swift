@@ -10,7 +10,7 @@ extension ScratchCatalog {
     /// Records properties for every photo not yet dated, each on the day `days` gives by file name.
     @discardableResult
     func date(_ days: [String: Int], source: DateSource = .exifOriginal) throws -> [Invalidation] {
-        let pending = store.undatedPhotos(after: 0, limit: 10_000)
+        let pending = store.read { $0.undatedPhotos(after: 0, limit: 10_000) }
         let batch = pending.compactMap { row -> (photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)? in
             guard let day = days[text(row.photo.fileName)] else { return nil }
             return (row, CatalogStore.Properties(date: "\(day)", dateSource: source, day: day, width: 4, height: 3, mediaType: "image/jpeg"))
@@ -34,24 +34,24 @@ extension ScratchCatalog {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
         try catalog.apply("B", ["IMG_1.jpg", "x.jpg"])
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).count == 4)
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.count == 4)
         #expect(catalog.names(.dates).isEmpty)
         // Dated one by one, as the background reader would: A's IMG_1 first.
         let invalidations = try catalog.date(["IMG_1.jpg": 20240115, "IMG_2.jpg": 20240115, "x.jpg": 20231231])
         #expect(invalidations.contains(.inode(Node.dates.inode)))
         #expect(invalidations.contains(.entry(parent: Node.year(2024).inode, name: Array("2024-01-15".utf8))))
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).isEmpty)
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.isEmpty)
         #expect(catalog.names(.dates) == ["2023", "2024"])
         #expect(catalog.names(.year(2024)) == ["2024-01-15"])
         #expect(catalog.names(.day(20240115)) == ["IMG_1", "IMG_2", "IMG_1 (2)"])
         let b1 = try #require(catalog.node("dates/2024/2024-01-15/IMG_1 (2)"))
-        #expect(catalog.tree.parent(of: b1) == .day(20240115))
-        #expect(catalog.tree.photo(for: b1)?.photo.relativePath == FilePath("B/IMG_1.jpg"))
+        #expect(catalog.store.read { catalog.tree.parent(of: b1, in: $0) } == .day(20240115))
+        #expect(catalog.store.read { catalog.tree.photo(for: b1, in: $0) }?.photo.relativePath == FilePath("B/IMG_1.jpg"))
         #expect(catalog.names(b1) == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
         // The files are the asset folder's own.
         #expect(catalog.node("dates/2024/2024-01-15/IMG_1 (2)/original.jpg") == catalog.node("groups/B/IMG_1/original.jpg"))
-        #expect(catalog.tree.node(forInode: b1.inode) == b1)
-        #expect(catalog.tree.node(forInode: Node.year(2025).inode) == nil)
+        #expect(catalog.store.read { catalog.tree.node(forInode: b1.inode, in: $0) } == b1)
+        #expect(catalog.store.read { catalog.tree.node(forInode: Node.year(2025).inode, in: $0) } == nil)
         #expect(catalog.node("dates/2024/2024-1-15") == nil && catalog.node("dates/24") == nil)
 
         // A's IMG_1 goes: B's keeps its name.
@@ -59,9 +59,9 @@ extension ScratchCatalog {
         #expect(catalog.names(.day(20240115)) == ["IMG_2", "IMG_1 (2)"])
         // Across a reopen, nothing is read again.
         try catalog.reopen()
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 100).isEmpty)
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.isEmpty)
         #expect(catalog.names(.day(20240115)) == ["IMG_2", "IMG_1 (2)"])
-        let counts = catalog.store.dateCounts()
+        let counts = catalog.store.read { $0.dateCounts() }
         #expect(counts[.exifOriginal] == 3 && counts[.modificationTime] == nil, "three dated by EXIF DateTimeOriginal, none by mtime")
     }
 
@@ -80,28 +80,28 @@ extension ScratchCatalog {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["a.jpg", "b.jpg"])
         try catalog.date(["a.jpg": 20200101, "b.jpg": 20200101])
-        let folder = try #require(catalog.store.folder(at: FilePath("A")))
-        let a = try #require(catalog.store.photo(inFolder: folder.id, named: Array("a".utf8)))
+        let folder = try #require(catalog.store.read { $0.folder(at: FilePath("A")) })
+        let a = try #require(catalog.store.read { $0.photo(inFolder: folder.id, named: Array("a".utf8)) })
         // New versions (another size): their properties are dropped and they are queued again.
         let update = try catalog.apply("A", ["a.jpg", "b.jpg"], size: 99)
         #expect(catalog.invalidations(update).contains(.entry(parent: Node.day(20200101).inode, name: Array("a".utf8))))
-        #expect(catalog.store.properties(ofPhoto: a.id) == nil)
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).count == 2)
+        #expect(catalog.store.read { $0.properties(ofPhoto: a.id) } == nil)
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.count == 2)
         #expect(catalog.names(.dates).isEmpty)
         // A read of the old version that finishes now is not stored against the new one.
         try catalog.store.record([(a, CatalogStore.Properties(date: "old", dateSource: .exifOriginal, day: 20200101))])
-        #expect(catalog.store.properties(ofPhoto: a.id) == nil)
+        #expect(catalog.store.read { $0.properties(ofPhoto: a.id) } == nil)
         let invalidations = try catalog.date(["a.jpg": 20210704, "b.jpg": 20200101])
         #expect(invalidations.contains(.entry(parent: Node.day(20210704).inode, name: Array("a".utf8))))
         #expect(catalog.names(.dates) == ["2020", "2021"])
         #expect(catalog.names(.day(20210704)) == ["a"])
-        #expect(catalog.tree.node(forInode: Node.datedAsset(a.id).inode) == .datedAsset(a.id))
-        #expect(catalog.tree.parent(of: .datedAsset(a.id)) == .day(20210704))
+        #expect(catalog.store.read { catalog.tree.node(forInode: Node.datedAsset(a.id).inode, in: $0) } == .datedAsset(a.id))
+        #expect(catalog.store.read { catalog.tree.parent(of: .datedAsset(a.id), in: $0) } == .day(20210704))
         // A folder removed takes its photos out of the timeline.
         let gone = catalog.tree.invalidations(for: try catalog.store.removeFolder(FilePath("A")))
         #expect(gone.contains(.inode(Node.day(20210704).inode)))
         #expect(catalog.names(.dates).isEmpty)
-        #expect(catalog.tree.node(forInode: Node.year(2020).inode) == nil)
+        #expect(catalog.store.read { catalog.tree.node(forInode: Node.year(2020).inode, in: $0) } == nil)
     }
 }
 
@@ -119,7 +119,7 @@ struct PropertiesBesideABatchTests {
         }
         // The reader saw only what was committed before the batch: IMG_1 is dated, inside it.
         #expect((try recorded?.get())?.isEmpty == false)
-        #expect(catalog.store.undatedPhotos(after: 0, limit: 10).map { text($0.photo.fileName) } == ["IMG_2.jpg"])
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.map { text($0.photo.fileName) } == ["IMG_2.jpg"])
         #expect(catalog.names(.year(2024)) == ["2024-01-15"])
     }
 }
@@ -148,10 +148,10 @@ struct CatalogUpgradeTests {
         try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'trigger' AND name = 'photo_added'") { triggers = $0.integer(0) }
         #expect(version == Int64(CatalogStore.schemaVersion) && triggers == 0)
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
-        let undated = catalog.store.undatedPhotos(after: 0, limit: 10)
+        let undated = catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }
         #expect(undated.count == 2)
         // Version 7's columns are added: a video's duration and codec are kept.
         try catalog.store.record([(undated[0], CatalogStore.Properties(date: "d", dateSource: .quickTime, day: 20200101, duration: 2.5, codec: "hevc"))])
-        #expect(catalog.store.properties(ofPhoto: undated[0].id).map { ($0.duration, $0.codec) } ?? (nil, nil) == (2.5, "hevc"))
+        #expect(catalog.store.read { $0.properties(ofPhoto: undated[0].id) }.map { ($0.duration, $0.codec) } ?? (nil, nil) == (2.5, "hevc"))
     }
 }
