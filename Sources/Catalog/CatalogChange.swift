@@ -22,4 +22,7 @@ public enum CatalogChange: Hashable, Sendable {
     case assetFiles(Int64, version: Int64)
     /// Photo `photo` came to or left day `day`, where it is called `name`.
     case dated(day: Int, name: [UInt8], photo: Int64)
+    /// The entry `name` of a view's folder `parent` (0: the view's top folder) came, went or
+    /// changed (and with it the folder's listing and link count).
+    case viewEntry(view: CatalogView, parent: Int64, name: [UInt8])
 }

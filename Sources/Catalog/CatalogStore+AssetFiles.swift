@@ -7,7 +7,8 @@ import SQLiteDatabase
 /// turns the notes into changes (`assetFolderChanges`): the kernel is told once, here, instead
 /// of by each path that may make or break a pair.
 extension CatalogStore {
-    /// Temporary (the writer's connection only): made again whenever the connection is opened.
+    /// Temporary (the writer's connection only): made again whenever the connection is opened
+    /// (with `viewEntryTriggers`).
     /// `listed` is 1 for a Live Photo's movie, which also leaves or rejoins its album and its day.
     static let assetFolderTriggers = """
         CREATE TEMP TABLE IF NOT EXISTS asset_folders_changed(photo INTEGER PRIMARY KEY, listed INTEGER NOT NULL);
@@ -15,7 +16,8 @@ extension CatalogStore {
             \(noting("new.still", listed: 0)) \(noting("new.movie", listed: 1)) END;
         CREATE TEMP TRIGGER IF NOT EXISTS pair_broken AFTER DELETE ON main.live_pairs BEGIN
             \(noting("old.still", listed: 0)) \(noting("old.movie", listed: 1))
-            INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE id = old.still; END;
+            -- The movie rejoins the views it left (`live_movie_hidden`) once read again.
+            INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE id IN (old.still, old.movie); END;
         CREATE TEMP TRIGGER IF NOT EXISTS motion_stored AFTER INSERT ON main.properties WHEN new.motion_offset IS NOT NULL BEGIN
             \(noting("new.photo", listed: 0)) END;
         CREATE TEMP TRIGGER IF NOT EXISTS motion_replaced BEFORE INSERT ON main.properties BEGIN
@@ -28,15 +30,15 @@ extension CatalogStore {
         "INSERT INTO asset_folders_changed VALUES (\(photo), \(listed)) ON CONFLICT(photo) DO UPDATE SET listed = max(listed, excluded.listed);"
     }
 
-    /// What the triggers noted in this write, as changes (a photo removed in it has its own), and
-    /// the notes cleared.
+    /// What the triggers noted in this write (and `viewChanges`), as changes (a photo removed in
+    /// it has its own), and the notes cleared. Every write ends with it.
     func assetFolderChanges(_ db: Database) throws(DatabaseError) -> [CatalogChange] {
         var noted: [(photo: Int64, listed: Bool, folder: Int64, name: [UInt8], version: Int64)] = []
         try db.query("SELECT c.photo, c.listed, p.folder, p.asset_name, p.version FROM asset_folders_changed c JOIN photos p ON p.id = c.photo") {
             noted.append(($0.integer(0), $0.integer(1) != 0, $0.integer(2), $0.blob(3), $0.integer(4)))
         }
         try db.query("DELETE FROM asset_folders_changed")
-        var changes: [CatalogChange] = []
+        var changes = try Self.viewChanges(db)
         for photo in noted {
             changes.append(.assetFiles(photo.photo, version: photo.version))
             guard photo.listed else { continue }

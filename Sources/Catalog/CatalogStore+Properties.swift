@@ -21,10 +21,13 @@ extension CatalogStore {
             day INTEGER NOT NULL, dated_name BLOB NOT NULL,
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
             duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
+            keywords TEXT, people TEXT, rating INTEGER, favorite INTEGER NOT NULL DEFAULT 0,
+            country TEXT, region TEXT, city TEXT, taken INTEGER,
             content_id BLOB,
             UNIQUE(day, dated_name));
         CREATE INDEX properties_by_day ON properties(day, photo);
-        \(contentIDIndex)
+        -- Photos by content id: ids/<id> is one look-up (the lowest photo id first when copies share it).
+        CREATE INDEX properties_by_content ON properties(content_id, photo);
         -- Where the search for a free " (N)" starts, per day and name: a day of thousands of
         -- IMG_0001s (many cameras, many imports) must not try every N taken before.
         CREATE TABLE dated_suffixes(day INTEGER NOT NULL, name BLOB NOT NULL, next INTEGER NOT NULL,
@@ -34,18 +37,15 @@ extension CatalogStore {
         \(propertiesTriggers)
         """
 
-    /// Photos by content id: `ids/<id>` is one look-up of it (the photo of lowest id first when
-    /// copies share it).
-    static let contentIDIndex = "CREATE INDEX IF NOT EXISTS properties_by_content ON properties(content_id, photo);"
-
-    /// A photo changed or gone loses its properties and its Live Photo pair; a changed one is read again.
+    /// A photo changed or gone loses its properties, its Live Photo pair and its places in the
+    /// views; a changed one is read again.
     static let propertiesTriggers = """
         CREATE TRIGGER photo_changed AFTER UPDATE OF version ON photos BEGIN
             DELETE FROM properties WHERE photo = new.id; INSERT OR IGNORE INTO undated VALUES (new.id);
-            DELETE FROM live_pairs WHERE movie = new.id OR still = new.id; END;
+            DELETE FROM live_pairs WHERE movie = new.id OR still = new.id; DELETE FROM view_members WHERE photo = new.id; END;
         CREATE TRIGGER photo_removed AFTER DELETE ON photos BEGIN
             DELETE FROM properties WHERE photo = old.id; DELETE FROM undated WHERE photo = old.id;
-            DELETE FROM live_pairs WHERE movie = old.id OR still = old.id; END;
+            DELETE FROM live_pairs WHERE movie = old.id OR still = old.id; DELETE FROM view_members WHERE photo = old.id; END;
         """
 
 
@@ -68,6 +68,20 @@ extension CatalogStore {
         public var motion: Range<Int64>?
         /// The content identifier that pairs a Live Photo's still and movie.
         public var liveIdentifier: String?
+        /// Keywords, each a path from the top of its hierarchy (`["Travel", "Norway"]`; a flat
+        /// keyword is a path of one): `tags/Travel/Norway/`.
+        public var keywords: [[String]] = []
+        /// The names of the people shown: `people/<name>/`.
+        public var people: [String] = []
+        /// Stars, 0-5 as `xmp:Rating` has them (-1: rejected); 4 and up is a favorite.
+        public var rating: Int?
+        /// Marked a favorite where no rating says so (Takeout's `favorited`).
+        public var favorite = false
+        /// Where it was taken, named: `places/<country>/<region>/<city>/`.
+        public var place: Place?
+        /// When it was taken, in local seconds since 1970 (its local time read as UTC), for the
+        /// events' clustering.
+        public var taken: Int64?
         /// The id of its picture's data (`ContentID`): `ids/` and `assetfs locate` find it by it.
         public var contentID: ContentID?
         /// A Live Photo still's movie, once paired (read only: `record` pairs).

@@ -7,7 +7,9 @@ extension CatalogStore {
     // A scan applies each folder under a savepoint inside a batch: its sub-journal stays in
     // memory (on disk it was a million 4 KiB writes to /var/tmp per 100,000 photos), and a
     // batch's pages stay in the cache instead of spilling to the WAL again and again.
-    static let pragmas = "PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768;"
+    // Recursive triggers: a view folder left empty is deleted by a trigger that its parent's
+    // emptying fires again (`CatalogStore+Views.swift`).
+    static let pragmas = "PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768; PRAGMA recursive_triggers = ON;"
 
     static func open(_ path: FilePath) throws(DatabaseError) -> Database {
         let db = try Database(path: path)
@@ -18,32 +20,29 @@ extension CatalogStore {
         guard version != Self.schemaVersion else { return db }
         if (4...8).contains(version) {
             // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
-            // keeps when each sidecar last changed; version 7 keeps a video's duration and codec,
-            // where a Motion Photo's video lies and which Live Photo halves pair; version 8 keeps
-            // what a retired version's properties said of its motion (the table is remade: its
-            // rows serve readers of a running mount only); version 9 keeps each photo's content id
-            // (filled in as the properties are read again: `PhotoProperties.readerVersion`).
+            // keeps when each sidecar last changed; version 8 keeps what a retired version's
+            // properties said of its motion (the table is remade: its rows serve readers of a
+            // running mount only); version 9 keeps the views (issue 31), whose members come from
+            // properties read with what the views need: the properties are read again (the tree,
+            // its ids and so its inode numbers stay), and each photo's content id (`ids/`).
             // Steps that need no rescan: the next check of a folder stores its sidecars' times
             // (and dates its photos from them), and sniffs again the files it skipped (videos).
-            try db.execute("DROP TRIGGER IF EXISTS photo_added")
-            func hasColumn(_ table: String, _ column: String) throws(DatabaseError) -> Bool {
-                var found = false
-                try db.query("SELECT 1 FROM pragma_table_info('\(table)') WHERE name = '\(column)'") { _ in found = true }
-                return found
-            }
-            if try !hasColumn("skipped", "stamp") { try db.execute("ALTER TABLE skipped ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0") }
-            if try !hasColumn("properties", "duration") { try db.execute("ALTER TABLE properties ADD COLUMN duration REAL") }
-            if try !hasColumn("properties", "codec") { try db.execute("ALTER TABLE properties ADD COLUMN codec TEXT") }
-            if try !hasColumn("properties", "motion_offset") {
-                try db.execute("ALTER TABLE properties ADD COLUMN motion_offset INTEGER; ALTER TABLE properties ADD COLUMN motion_length INTEGER")
-            }
-            if try !hasColumn("properties", "live_id") { try db.execute("ALTER TABLE properties ADD COLUMN live_id TEXT") }
-            if try !hasColumn("properties", "content_id") { try db.execute("ALTER TABLE properties ADD COLUMN content_id BLOB") }
-            try db.execute(Self.contentIDIndex)
-            if try !hasColumn("retired", "movie") { try db.execute("DROP TABLE retired;" + Self.retiredSchema) }
-            try db.execute("DROP TRIGGER IF EXISTS photo_changed; DROP TRIGGER IF EXISTS photo_removed;"
-                           + Self.livePhotosSchema + Self.propertiesTriggers)
-            try db.execute("PRAGMA user_version = \(Self.schemaVersion)")
+            var hasStamp = false
+            try db.query("SELECT 1 FROM pragma_table_info('skipped') WHERE name = 'stamp'") { _ in hasStamp = true }
+            if !hasStamp { try db.execute("ALTER TABLE skipped ADD COLUMN stamp INTEGER NOT NULL DEFAULT 0") }
+            var hasMovie = false
+            try db.query("SELECT 1 FROM pragma_table_info('retired') WHERE name = 'movie'") { _ in hasMovie = true }
+            if !hasMovie { try db.execute("DROP TABLE retired;" + Self.retiredSchema) }
+            try db.execute("""
+                BEGIN IMMEDIATE;
+                DROP TRIGGER IF EXISTS photo_added; DROP TRIGGER IF EXISTS photo_changed; DROP TRIGGER IF EXISTS photo_removed;
+                DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS live_pairs;
+                \(Self.propertiesSchema)
+                \(Self.viewsSchema)
+                INSERT INTO undated SELECT id FROM photos;
+                PRAGMA user_version = \(Self.schemaVersion);
+                COMMIT;
+                """)
             return db
         }
         // The catalog is derived from SOURCE: an older layout is dropped and scanned again.
@@ -66,7 +65,8 @@ extension CatalogStore {
     static let freshSchema = """
         BEGIN IMMEDIATE;
         DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
-        DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes;
+        DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS live_pairs;
+        DROP TABLE IF EXISTS view_folders; DROP TABLE IF EXISTS view_members; DROP TABLE IF EXISTS view_tops; DROP TABLE IF EXISTS view_suffixes;
         CREATE TABLE folders(
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             parent INTEGER,
@@ -92,6 +92,7 @@ extension CatalogStore {
         \(CatalogStore.retiredSchema)
         CREATE TABLE meta(key TEXT PRIMARY KEY, value) WITHOUT ROWID;
         \(CatalogStore.propertiesSchema)
+        \(CatalogStore.viewsSchema)
         PRAGMA user_version = \(CatalogStore.schemaVersion);
         COMMIT;
         """

@@ -34,7 +34,7 @@ public final class CatalogStore: Sendable {
         rootName = last.isEmpty || last == [UInt8(ascii: "/")] ? Array("root".utf8) : last
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
         try Self.claim(database, for: source, path: path)
-        try database.execute(Self.assetFolderTriggers)
+        try database.execute(Self.writerTriggers)
         writer = Locked(database)
         readers = ReaderPool(try (0..<ReaderPool.size).map { _ throws(DatabaseError) in try Database(path: path, busyTimeout: 1000) }, path: path)
     }
@@ -50,6 +50,7 @@ public final class CatalogStore: Sendable {
             BEGIN IMMEDIATE;
             DELETE FROM folders; DELETE FROM photos; DELETE FROM retired; DELETE FROM skipped; DELETE FROM meta;
             DELETE FROM properties; DELETE FROM undated; DELETE FROM dated_suffixes;
+            DELETE FROM view_folders; DELETE FROM view_members; DELETE FROM view_suffixes;
             """)
         do throws(DatabaseError) {
             try db.query("INSERT INTO meta(key, value) VALUES ('source', ?)", [.blob(source.bytes)])
@@ -59,6 +60,9 @@ public final class CatalogStore: Sendable {
             throw error
         }
     }
+
+    /// The temporary triggers of the writer's connection, made whenever it is opened.
+    static let writerTriggers = assetFolderTriggers + viewEntryTriggers
 
     /// A catalog SQLite opened read-only (its folder or file system was) stays so, even once it
     /// may be written again: before a write, both connections are opened afresh (a write that
@@ -71,7 +75,7 @@ public final class CatalogStore: Sendable {
                 guard Database.reopenIfReadOnly(writer: db, readers: readerConnections) else { return }
                 try? db.useWriteAheadLog()
                 try? db.execute(Self.pragmas)
-                try? db.execute(Self.assetFolderTriggers)
+                try? db.execute(Self.writerTriggers)
             }
         }
     }

@@ -6,7 +6,7 @@ import SQLiteDatabase
 /// and the decoder all come from here.
 enum PropertiesColumn: Int32, ColumnList {
     case date, dateSource, day, width, height, mediaType, camera, location, duration, codec, motionOffset, motionLength
-    case liveIdentifier, datedName, contentID
+    case liveIdentifier, keywords, people, rating, favorite, country, region, city, taken, datedName, contentID
     /// Selected only: the Live Photo movie a still is paired with (`live_pairs`).
     case pairedMovie
 
@@ -26,6 +26,14 @@ enum PropertiesColumn: Int32, ColumnList {
         case .motionOffset: "motion_offset"
         case .motionLength: "motion_length"
         case .liveIdentifier: "live_id"
+        case .keywords: "keywords"
+        case .people: "people"
+        case .rating: "rating"
+        case .favorite: "favorite"
+        case .country: "country"
+        case .region: "region"
+        case .city: "city"
+        case .taken: "taken"
         case .datedName: "dated_name"
         case .contentID: "content_id"
         case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = properties.photo)"
@@ -52,6 +60,14 @@ enum PropertiesColumn: Int32, ColumnList {
         case .motionOffset: return properties.motion.map { .integer($0.lowerBound) } ?? .null
         case .motionLength: return properties.motion.map { .integer($0.upperBound - $0.lowerBound) } ?? .null
         case .liveIdentifier: return properties.liveIdentifier.map { .text($0) } ?? .null
+        case .keywords: return properties.keywords.isEmpty ? .null : .text(Self.joined(properties.keywords.map { Self.joined($0, level: 1) }, level: 0))
+        case .people: return properties.people.isEmpty ? .null : .text(Self.joined(properties.people, level: 0))
+        case .rating: return integer(properties.rating)
+        case .favorite: return .integer(properties.favorite ? 1 : 0)
+        case .country: return properties.place.map { .text($0.country) } ?? .null
+        case .region: return properties.place?.region.map { .text($0) } ?? .null
+        case .city: return properties.place?.city.map { .text($0) } ?? .null
+        case .taken: return properties.taken.map { .integer($0) } ?? .null
         case .datedName: return .blob(datedName)
         case .contentID: return properties.contentID.map { .blob($0.digest) } ?? .null
         case .pairedMovie: return properties.pairedMovie.map { .integer($0) } ?? .null
@@ -68,9 +84,26 @@ enum PropertiesColumn: Int32, ColumnList {
             duration: row.isNull(.duration) ? nil : row.double(.duration), codec: row.optionalText(.codec),
             motion: row.optionalInteger(.motionOffset).map { $0..<($0 + row.integer(.motionLength)) },
             liveIdentifier: row.optionalText(.liveIdentifier))
+        result.keywords = Self.split(row.optionalText(.keywords)).map { Self.split($0, level: 1) }
+        result.people = Self.split(row.optionalText(.people))
+        result.rating = row.optionalInteger(.rating).map(Int.init)
+        result.favorite = row.integer(.favorite) != 0
+        result.place = row.optionalText(.country).map { Place(country: $0, region: row.optionalText(.region), city: row.optionalText(.city)) }
+        result.taken = row.optionalInteger(.taken)
         result.datedName = row.blob(.datedName)
         result.contentID = row.optionalBlob(.contentID).flatMap(ContentID.init(digest:))
         result.pairedMovie = row.optionalInteger(.pairedMovie)
         return result
+    }
+
+    /// Lists are stored as text: items apart by U+001E, a keyword's levels by U+001F (control
+    /// characters no name in the mount keeps).
+    private static let separators: [Character] = ["\u{1E}", "\u{1F}"]
+
+    private static func joined(_ items: [String], level: Int) -> String { items.joined(separator: String(separators[level])) }
+
+    private static func split(_ text: String?, level: Int = 0) -> [String] {
+        guard let text, !text.isEmpty else { return [] }
+        return text.split(separator: separators[level], omittingEmptySubsequences: false).map(String.init)
     }
 }

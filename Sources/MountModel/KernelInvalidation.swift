@@ -41,6 +41,9 @@ extension MountTree {
                     .entry(parent: Node.year(year).inode, name: MountLayout.dayName(day)), .inode(Node.year(year).inode),
                     .entry(parent: Node.dates.inode, name: MountLayout.yearName(year)), .inode(Node.dates.inode),
                     .inode(Node.datedAsset(photo).inode)]
+        case .viewEntry:
+            // Shown once the views' folders are nodes (the read side, next).
+            return []
         }
     }
 
