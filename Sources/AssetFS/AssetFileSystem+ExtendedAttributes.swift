@@ -6,7 +6,8 @@ import PhotoSource
 import Posix
 
 /// Extended attributes: the mount's statistics on its root, and on each asset folder its
-/// source path, why it is broken or shown from a preview (if it is), and its photo's properties.
+/// source path (and a Live Photo's movie's), why it is broken or shown from a preview (if it
+/// is), and its photo's properties.
 extension AssetFileSystem {
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
         (try? request { .success(attributeNames(inode, as: caller, in: $0)) }.get()) ?? []
@@ -18,7 +19,8 @@ extension AssetFileSystem {
         case .asset(let id)?, .datedAsset(let id)?:
             guard let row = catalog.photo(id) else { return [] }
             let properties = properties(of: row, in: catalog)
-            return [MountLayout.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
+            return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
+                + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
                 + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
         default: return []
         }
@@ -38,6 +40,8 @@ extension AssetFileSystem {
             return .success(Array(options.sizes.description.utf8))
         case (.asset(let id)?, MountLayout.sourceAttribute), (.datedAsset(let id)?, MountLayout.sourceAttribute):
             return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
+        case (.asset(let id)?, MountLayout.motionSourceAttribute), (.datedAsset(let id)?, MountLayout.motionSourceAttribute):
+            return catalog.photo(id).flatMap { liveMovie(of: $0, in: catalog) }.map { .success($0.relativePath.bytes) } ?? .failure(.noAttribute)
         case (.asset(let id)?, MountLayout.errorAttribute), (.datedAsset(let id)?, MountLayout.errorAttribute):
             return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         case (.asset(let id)?, _), (.datedAsset(let id)?, _):
@@ -49,6 +53,12 @@ extension AssetFileSystem {
         default:
             return .failure(.noAttribute)
         }
+    }
+
+    /// A Live Photo still's movie, the file its `motion.mov` shows.
+    private func liveMovie(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> Photo? {
+        guard case .movie(let movie)? = catalog.motion(of: row) else { return nil }
+        return movie.photo
     }
 
     public func statisticsJSON(in catalog: borrowing CatalogSnapshot) -> String {

@@ -2,7 +2,7 @@ import MountModel
 
 /// `assetfs --help`, and `assetfs COMMAND --help`.
 enum Help {
-    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "broken", "formats", "manual"]
+    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "broken", "locate", "formats", "manual"]
 
     /// What `assetfs COMMAND --help` prints: the command's own usage text, else its line of
     /// the synopsis above.
@@ -12,6 +12,7 @@ enum Help {
         case "thumbnails": return ThumbnailsCommand.usage
         case "skipped": return SkippedCommand.usage
         case "broken": return BrokenCommand.usage
+        case "locate": return LocateCommand.usage
         case "formats": return FormatsCommand.usage
         case "manual": return ManualPage.usage
         default:
@@ -54,6 +55,7 @@ enum Help {
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
                assetfs skipped [-0] [-o OPTIONS] SOURCE
                assetfs broken [-0] [-o OPTIONS] SOURCE|MOUNTPOINT
+               assetfs locate [-0] [-o OPTIONS] FILE...
                assetfs formats
                assetfs manual
         """

@@ -25,6 +25,8 @@ public enum MountLayout {
     /// source path, why it is broken, and its properties (`propertyAttribute`).
     public static let statsAttribute = Array("user.assetfs.stats".utf8)
     public static let sourceAttribute = Array("user.assetfs.source".utf8)
+    /// On a Live Photo's asset folder: its movie's path in SOURCE (the still's is `source`).
+    public static let motionSourceAttribute = Array("user.assetfs.motion_source".utf8)
     public static let errorAttribute = Array("user.assetfs.error".utf8)
     /// On the root: the mount's sizes (`RenditionSizes.description`).
     public static let sizesAttribute = Array("user.assetfs.sizes".utf8)
