@@ -138,8 +138,9 @@ public final class CatalogStore: Sendable {
     /// `read { db in }`). A read that fails is logged and reads as "nothing there". Not to be
     /// called inside another snapshot on the same thread: pass that one instead.
     public func read<R, E: Error>(_ body: (borrowing CatalogSnapshot) throws(E) -> R) throws(E) -> R {
-        var failed = false
-        return try readers.withConnection { (reader) throws(E) in try reader.snapshot(failed: &failed, body) }
+        var result: Result<R, E>?
+        _ = readers.withConnection { $0.snapshot { catalog in result = Result { () throws(E) in try body(catalog) } } }
+        return try result!.get()
     }
 
     /// Runs `body`, the catalog work of one request, on one snapshot, as `read` does. False when
@@ -147,9 +148,7 @@ public final class CatalogStore: Sendable {
     /// generic: AssetFS calls it for every kernel request, and a generic one ran unspecialised
     /// across the module boundary, looking up its result's type metadata each time.
     public func request(_ body: (borrowing CatalogSnapshot) -> Void) -> Bool {
-        var failed = false
-        readers.withConnection { $0.snapshot(failed: &failed, body) }
-        return !failed
+        !readers.withConnection { $0.snapshot(body) }
     }
 
     /// How many statements the read connections' finished snapshots have run: what requests

@@ -38,20 +38,21 @@ final class ReadConnection: @unchecked Sendable {
         self.path = path
     }
 
-    /// Runs `body` inside one read transaction, handing it the snapshot; `failed` says whether a
-    /// read in it failed (or the transaction could not begin or end: its reads were then not one
-    /// state of the catalog). Called by the thread holding the connection, never inside another.
-    func snapshot<R, E: Error>(failed: inout Bool, _ body: (borrowing CatalogSnapshot) throws(E) -> R) throws(E) -> R {
+    /// Runs `body` inside one read transaction, handing it the snapshot; returns whether a read in
+    /// it failed (or the transaction could not begin or end: its reads were then not one state of
+    /// the catalog). Called by the thread holding the connection, never inside another. Not
+    /// generic: Swift 6.3's optimizer crashes specialising a generic one that makes the
+    /// non-copyable snapshot ("Cannot initialize a nonCopyable type with a guaranteed value").
+    func snapshot(_ body: (borrowing CatalogSnapshot) -> Void) -> Bool {
         var begun = true
         do throws(DatabaseError) { try database.run("BEGIN") } catch { begun = false; transactionFailed(error) }
         current = Snapshot(queriesBefore: database.queryCount, failed: !begun)
-        defer {
-            if begun { do throws(DatabaseError) { try database.run("COMMIT") } catch { transactionFailed(error) } }
-            failed = current?.failed ?? true
-            current = nil
-            statementsRun.store(database.queryCount, ordering: .relaxed)
-        }
-        return try body(CatalogSnapshot(self))
+        body(CatalogSnapshot(self))
+        if begun { do throws(DatabaseError) { try database.run("COMMIT") } catch { transactionFailed(error) } }
+        let failed = current?.failed ?? true
+        current = nil
+        statementsRun.store(database.queryCount, ordering: .relaxed)
+        return failed
     }
 
     /// A read transaction that could not begin or end: the snapshot's reads are not one state of

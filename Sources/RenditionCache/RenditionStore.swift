@@ -27,6 +27,12 @@ public struct CacheKey: Hashable, Sendable {
 /// Two connections: reads never wait for writes. In WAL mode a reader sees the last committed
 /// state while another connection (ours, `assetfs warm`, `cache clear`) writes, so a cached read
 /// is never held up behind a 30 s busy wait for the write lock; only writes wait.
+///
+/// Not the catalog's reader design (a pool, and a snapshot handed to every read of a request,
+/// `CatalogSnapshot`): a cache read is one lookup by key, whole in itself (one statement, or in
+/// `read` the entry and its bytes in one transaction of its own), and no answer is made of
+/// several reads that must agree, so there is no snapshot to pass on; a short read behind one
+/// lock is what each needs.
 public final class RenditionStore: Sendable {
     public let path: FilePath
     public let capacity: Int64
@@ -140,21 +146,33 @@ public final class RenditionStore: Sendable {
             // One read transaction: the entry and its bytes come from the same snapshot, even if
             // `cache clear` (or an eviction, and a new rendition given the freed row id) commits
             // between the two statements.
-            try db.execute("BEGIN")
-            defer { try? db.execute("COMMIT") }
-            var entry: (id: Int64, size: Int)?
-            try db.query("SELECT id, size FROM entries WHERE key = ?", [.blob(key.bytes)]) { entry = ($0.integer(0), Int($0.integer(1))) }
-            guard let entry else { return nil }
-            // A small blob comes whole through a prepared statement (sqlite3_blob_open compiles
-            // SQL on every call); a large one is read in place, just the range.
-            guard entry.size > Self.wholeReadLimit else {
-                var bytes: [UInt8]?
-                try db.query("SELECT data FROM blob_data WHERE id = ?", [.integer(entry.id)]) { bytes = $0.blob(0) }
-                guard let bytes, bytes.count == entry.size else { return nil }
-                return offset < bytes.count ? Array(bytes[offset..<min(bytes.count, offset + min(count, bytes.count))]) : []
+            try db.run("BEGIN")
+            do throws(DatabaseError) {
+                let bytes = try Self.read(key, offset: offset, count: count, db)
+                try db.run("COMMIT")
+                return bytes
+            } catch {
+                // A read transaction left open would show this state to every later read.
+                if db.isInTransaction { try? db.run("ROLLBACK") }
+                throw error
             }
-            return try db.readBlob(table: "blob_data", column: "data", row: entry.id, offset: offset, count: count)
         }
+    }
+
+    /// `read`'s statements, in its transaction.
+    private static func read(_ key: CacheKey, offset: Int, count: Int, _ db: Database) throws(DatabaseError) -> [UInt8]? {
+        var entry: (id: Int64, size: Int)?
+        try db.query("SELECT id, size FROM entries WHERE key = ?", [.blob(key.bytes)]) { entry = ($0.integer(0), Int($0.integer(1))) }
+        guard let entry else { return nil }
+        // A small blob comes whole through a prepared statement (sqlite3_blob_open compiles
+        // SQL on every call); a large one is read in place, just the range.
+        guard entry.size > Self.wholeReadLimit else {
+            var bytes: [UInt8]?
+            try db.query("SELECT data FROM blob_data WHERE id = ?", [.integer(entry.id)]) { bytes = $0.blob(0) }
+            guard let bytes, bytes.count == entry.size else { return nil }
+            return offset < bytes.count ? Array(bytes[offset..<min(bytes.count, offset + min(count, bytes.count))]) : []
+        }
+        return try db.readBlob(table: "blob_data", column: "data", row: entry.id, offset: offset, count: count)
     }
 
     private static let wholeReadLimit = 128 << 10
