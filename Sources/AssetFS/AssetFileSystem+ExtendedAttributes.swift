@@ -6,8 +6,8 @@ import PhotoSource
 import Posix
 
 /// Extended attributes: the mount's statistics on its root, and on each asset folder its
-/// source path (and a Live Photo's movie's), why it is broken or shown from a preview (if it
-/// is), and its photo's properties.
+/// source path (and a Live Photo's movie's, and its copies'), why it is broken or shown from a
+/// preview (if it is), and its photo's properties.
 extension AssetFileSystem {
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
         (try? request { .success(attributeNames(inode, as: caller, in: $0)) }.get()) ?? []
@@ -20,6 +20,7 @@ extension AssetFileSystem {
             guard let row = catalog.photo(id) else { return [] }
             let properties = properties(of: row, in: catalog)
             return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
+                + (copies(of: row, properties, in: catalog).isEmpty ? [] : [MountLayout.duplicatesAttribute])
                 + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
                 + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
         default: return []
@@ -42,6 +43,10 @@ extension AssetFileSystem {
             return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
         case (.asset(let id)?, MountLayout.motionSourceAttribute), (.datedAsset(let id)?, MountLayout.motionSourceAttribute):
             return catalog.photo(id).flatMap { liveMovie(of: $0, in: catalog) }.map { .success($0.relativePath.bytes) } ?? .failure(.noAttribute)
+        case (.asset(let id)?, MountLayout.duplicatesAttribute), (.datedAsset(let id)?, MountLayout.duplicatesAttribute):
+            guard let row = catalog.photo(id) else { return .failure(.notFound) }
+            let copies = copies(of: row, properties(of: row, in: catalog), in: catalog)
+            return copies.isEmpty ? .failure(.noAttribute) : .success(Array(copies.map(\.bytes).joined(separator: [0x0A])))
         case (.asset(let id)?, MountLayout.errorAttribute), (.datedAsset(let id)?, MountLayout.errorAttribute):
             return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         case (.asset(let id)?, _), (.datedAsset(let id)?, _):
@@ -53,6 +58,11 @@ extension AssetFileSystem {
         default:
             return .failure(.noAttribute)
         }
+    }
+
+    /// The other files of SOURCE with the same picture.
+    private func copies(of row: CatalogStore.PhotoRow, _ properties: CatalogStore.Properties, in catalog: borrowing CatalogSnapshot) -> [FilePath] {
+        properties.contentID.map { catalog.copies(of: $0, besides: row.id) } ?? []
     }
 
     /// A Live Photo still's movie, the file its `motion.mov` shows.

@@ -27,6 +27,8 @@ public enum MountLayout {
     public static let sourceAttribute = Array("user.assetfs.source".utf8)
     /// On a Live Photo's asset folder: its movie's path in SOURCE (the still's is `source`).
     public static let motionSourceAttribute = Array("user.assetfs.motion_source".utf8)
+    /// On an asset folder whose picture has copies elsewhere in SOURCE: their paths in SOURCE, one a line.
+    public static let duplicatesAttribute = Array("user.assetfs.duplicates".utf8)
     public static let errorAttribute = Array("user.assetfs.error".utf8)
     /// On the root: the mount's sizes (`RenditionSizes.description`).
     public static let sizesAttribute = Array("user.assetfs.sizes".utf8)

@@ -50,6 +50,10 @@ extension Mounted {
                         #expect(source == nil || source == file, "\(path) shows \(source ?? "")")
                     }
                 }
+                // The copies name each other.
+                #expect((try? RawFiles.extendedAttribute("user.assetfs.duplicates", of: mount.groups / "B" / "copy").get())?.text == "A/a.jpg")
+                #expect((try? RawFiles.extendedAttribute("user.assetfs.duplicates", of: mount.groups / "A" / "a").get())?.text == "B/copy.jpg")
+                #expect((try? RawFiles.extendedAttribute("user.assetfs.duplicates", of: mount.groups / "A" / "motion").get()) == nil)
                 // The Live Photo's movie: its still's motion.mov, whose folder names it.
                 let movie = Self.locate(scratch, [scratch.source + "/A/IMG_0020.MOV"])
                 #expect(movie.status == 0 && movie.out == mount.point + "/groups/A/IMG_0020/motion.mov\n", "\(movie.out) \(movie.err)")
