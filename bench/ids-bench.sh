@@ -8,6 +8,9 @@
 # Environment:
 #   IDS_PHOTOS        photos, in albums of 100 (default 10000)
 #   IDS_LOCATE        files located in one `assetfs locate` call (default 1000)
+#   IDS_ATTRIBUTE     the attribute waited for (default id); `date` with a build without ids
+#                     (BENCH_SCRATCH of another branch) gives the properties alone, a baseline
+#                     (locate is then not measured)
 #   BENCH_SKIP_BUILD  1: use the binary already built; BENCH_SCRATCH: the build folder (bench/lib.sh)
 #
 # The library (bench/out/ids/library-N/, reused) is one 640x480 JPEG (cjpeg, ~30 KB) copied N times,
@@ -70,7 +73,8 @@ mounted=$EPOCHREALTIME
 find_start=$EPOCHREALTIME
 entries=$(find "$MNT/groups" | wc -l)
 find_end=$EPOCHREALTIME
-until getfattr -n user.assetfs.id "$MNT/groups/$LAST_ALBUM/$LAST" >/dev/null 2>&1; do sleep 0.1; done
+ATTRIBUTE=${IDS_ATTRIBUTE:-id}
+until getfattr -n "user.assetfs.$ATTRIBUTE" "$MNT/groups/$LAST_ALBUM/$LAST" >/dev/null 2>&1; do sleep 0.1; done
 done_at=$EPOCHREALTIME
 read -r -a stat <"/proc/$DAEMON/stat"
 ticks=$(getconf CLK_TCK)
@@ -82,13 +86,14 @@ library_bytes=$(du -sb "$LIB" | cut -f1)
 
 printf '%-52s %s\n' "photos" "$PHOTOS (library $((library_bytes / 1048576)) MiB)"
 printf '%-52s %s\n' "mounted (groups/ listed) after" "$(calc '%.2f s' "$mounted - $start")"
-printf '%-52s %s\n' "every id there after" "$(calc '%.2f s' "$done_at - $start")"
+printf '%-52s %s\n' "every $ATTRIBUTE there after" "$(calc '%.2f s' "$done_at - $start")"
 printf '%-52s %s\n' "  per photo" "$(calc '%.3f ms' "($done_at - $start) * 1000 / $PHOTOS")"
 printf '%-52s %s\n' "daemon CPU until then (scan, properties, ids)" "$cpu s"
 printf '%-52s %s\n' "daemon bytes read (rchar; from disk: read_bytes)" "$((rchar / 1048576)) MiB; $((read_bytes / 1048576)) MiB"
 printf '%-52s %s\n' "find MNT/groups while ids are read" "$entries entries in $(calc '%.2f s' "$find_end - $find_start")"
 printf '%-52s %s\n' "catalog" "$(calc '%.0f bytes a photo' "$catalog_bytes / $PHOTOS")"
 
+[[ $ATTRIBUTE == id ]] || exit 0
 one=()
 for i in $(seq 1 20); do
     f="$LIB/album-$(printf '%05d' $((RANDOM % ((PHOTOS + 99) / 100))))/IMG_0000.jpg"

@@ -45,6 +45,7 @@ extension AssetFileSystem {
                 break
             }
         }
+        makePendingContentIDs(pageSize: pageSize, shouldContinue: shouldContinue)
         return stored
     }
 
@@ -104,9 +105,7 @@ extension AssetFileSystem {
                 return .unreadable(modificationNanoseconds: photo.identity.modificationNanoseconds, mediaType: photo.format.mimeType)
             }
         }
-        var properties = PhotoProperties.read(from: file.descriptor, modificationNanoseconds: photo.identity.modificationNanoseconds, format: photo.format)
-        properties.contentID = ContentID.read(from: file.descriptor, format: photo.format)
-        return properties
+        return PhotoProperties.read(from: file.descriptor, modificationNanoseconds: photo.identity.modificationNanoseconds, format: photo.format)
     }
 
     /// Queues the properties an older reader stored to be read again, in the background like a new
@@ -120,14 +119,12 @@ extension AssetFileSystem {
     }
 
     static func stored(_ properties: PhotoProperties) -> CatalogStore.Properties {
-        var stored = CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source, day: properties.date.dayNumber,
+        CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source, day: properties.date.dayNumber,
                                 width: properties.width, height: properties.height, mediaType: properties.mediaType,
                                 camera: properties.camera, location: properties.location?.text,
                                 duration: properties.duration, codec: properties.codec,
                                 motion: properties.motion.map { $0.offset..<($0.offset + $0.length) },
                                 liveIdentifier: properties.liveIdentifier)
-        stored.contentID = properties.contentID
-        return stored
     }
 }
 

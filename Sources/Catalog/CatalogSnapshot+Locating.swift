@@ -3,8 +3,7 @@ import Posix
 import SQLiteDatabase
 
 /// What `assetfs locate` reads to go from a file of SOURCE back to the mount: why a file is not
-/// shown, the still a Live Photo's movie belongs to, where a photo is in the views; and the copies
-/// of a picture (`user.assetfs.duplicates`).
+/// shown, the still a Live Photo's movie belongs to, and where a photo is in the views.
 extension CatalogSnapshot {
     /// Why the file at `relativePath` in SOURCE is not shown, if it was found and skipped.
     public func skipReason(at relativePath: FilePath) -> SkipReason? {
@@ -24,19 +23,6 @@ extension CatalogSnapshot {
         }
         guard let still else { return nil }
         return photo(still)
-    }
-
-    /// The other shown photos whose picture has content id `id` (copies in other folders), in
-    /// path order, but photo `photo`: one indexed statement.
-    public func copies(of id: ContentID, besides photo: Int64) -> [FilePath] {
-        read([]) { db throws(DatabaseError) in
-            var result: [FilePath] = []
-            try db.query("""
-                SELECT f.relpath, p.file_name FROM properties q JOIN photos p ON p.id = q.photo JOIN folders f ON f.id = p.folder
-                WHERE q.content_id = ? AND q.photo != ? AND \(CatalogStore.shown("q.photo")) ORDER BY f.relpath, p.file_name
-                """, [.blob(id.digest), .integer(photo)]) { result.append(FilePath(bytes: $0.blob(0)).appending($0.blob(1))) }
-            return result
-        }
     }
 
     /// Where photo `id` is a member of the views (`view_members`): each place's view, the names of

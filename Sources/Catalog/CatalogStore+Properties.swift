@@ -201,17 +201,6 @@ extension CatalogSnapshot {
         }
     }
 
-    /// The photo whose picture has content id `id`: of copies, the one of lowest id (the first
-    /// found, and the one that keeps it the longest); never a Live Photo's movie. One indexed statement.
-    public func photo(withContentID id: ContentID) -> Int64? {
-        read(nil) { db throws(DatabaseError) in
-            var result: Int64?
-            try db.query("SELECT photo FROM properties WHERE content_id = ? AND \(CatalogStore.shown("photo")) ORDER BY photo LIMIT 1",
-                         [.blob(id.digest)]) { result = $0.integer(0) }
-            return result
-        }
-    }
-
     /// How many photos have a date of each source.
     public func dateCounts() -> [DateSource: Int] {
         read([:]) { db throws(DatabaseError) in

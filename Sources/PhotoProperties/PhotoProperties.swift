@@ -24,9 +24,6 @@ public struct PhotoProperties: Sendable, Equatable {
     public var motion: MotionPhoto.Video?
     /// The content identifier an Apple Live Photo's still and movie share (`LivePhoto`).
     public var liveIdentifier: String?
-    /// The id of its picture's data (`ContentID.read`, which the reader of the file calls: it
-    /// reads the picture, not only the metadata).
-    public var contentID: ContentID?
 
     public init(date: TakenDate, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                 camera: [UInt8]? = nil, location: Coordinates? = nil) {
@@ -47,8 +44,8 @@ public struct PhotoProperties: Sendable, Equatable {
     /// catalog whose properties were read by another version reads them all again (version 1 read
     /// EXIF and sizes of JPEGs only, version 2 no XMP, version 3 no sidecars, version 4 no
     /// Motion Photos or Live Photo identifiers, version 5 showed movie headers' times in UTC and
-    /// read no dates in file names nor Takeout JSONs named in full, version 6 no content ids).
-    public static let readerVersion = 7
+    /// read no dates in file names nor Takeout JSONs named in full).
+    public static let readerVersion = 6
 
     /// Reads the properties of the photo open at `file` (whose mtime is `modificationNanoseconds`
     /// and whose content is of `format`): the EXIF block wherever the format keeps it, parsed by

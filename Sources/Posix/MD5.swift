@@ -56,26 +56,24 @@ public struct MD5 {
         return [state.0, state.1, state.2, state.3].flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (8 * UInt32($0))) } }
     }
 
-    /// One 64-byte block.
+    /// One 64-byte block: RFC 1321's four rounds of 16 steps, each round a loop of its own (a
+    /// step's function and message word chosen by round, not by a switch in every step).
     private mutating func compress(_ block: UnsafeRawBufferPointer) {
         var (a, b, c, d) = state
-        let (constants, shifts) = (Self.constants, Self.shifts)
-        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { words in
-            for i in 0..<16 { words[i] = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
-            for i in 0..<64 {
-                var f: UInt32
-                let g: Int
-                switch i {
-                case 0..<16: f = (b & c) | (~b & d); g = i
-                case 16..<32: f = (d & b) | (~d & c); g = (5 * i + 1) & 15
-                case 32..<48: f = b ^ c ^ d; g = (3 * i + 5) & 15
-                default: f = c ^ (b | ~d); g = (7 * i) & 15
+        Self.constants.withUnsafeBufferPointer { k in
+            Self.shifts.withUnsafeBufferPointer { r in
+                withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 16) { m in
+                    for i in 0..<16 { m[i] = UInt32(littleEndian: block.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)) }
+                    @inline(__always) func step(_ f: UInt32, _ i: Int, _ g: Int) {
+                        let sum = f &+ a &+ k[i] &+ m[g]
+                        (a, d, c) = (d, c, b)
+                        b = b &+ (sum << r[i] | sum >> (32 - r[i]))
+                    }
+                    for i in 0..<16 { step((b & c) | (~b & d), i, i) }
+                    for i in 16..<32 { step((d & b) | (~d & c), i, (5 * i + 1) & 15) }
+                    for i in 32..<48 { step(b ^ c ^ d, i, (3 * i + 5) & 15) }
+                    for i in 48..<64 { step(c ^ (b | ~d), i, (7 * i) & 15) }
                 }
-                f = f &+ a &+ constants[i] &+ words[g]
-                a = d
-                d = c
-                c = b
-                b = b &+ ((f << shifts[i]) | (f >> (32 - shifts[i])))
             }
         }
         state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d)
