@@ -23,14 +23,14 @@ extension ContentID {
     /// layout cannot be walked, are hashed whole with the same bound: an edit of their tags
     /// changes their id. Nil when the file cannot be read.
     public static func read(from file: FileDescriptor, format: SourceFormat, sampling: Sampling = .standard) -> ContentID? {
-        let region = pictureRegion(file, format) ?? (try? file.status().size).map { .ranges([0..<$0]) }
+        // Reads ask for no more than the file holds: a read's buffer is as long as it asks.
+        guard let size = try? file.status().size else { return nil }
         var md5 = MD5()
-        switch region {
-        case nil: return nil
+        switch pictureRegion(file, format) ?? .ranges([0..<size]) {
         case .jpegScans(let start):
-            guard hashScans(file, from: start, pieceBytes: sampling.sampleBytes, into: &md5) else { return nil }
+            guard hashScans(file, from: start, to: size, pieceBytes: sampling.sampleBytes, into: &md5) else { return nil }
         case .ranges(let ranges):
-            guard hash(ranges, file, sampling, into: &md5) else { return nil }
+            guard hash(ranges.map { $0.clamped(to: 0..<size) }, file, sampling, into: &md5) else { return nil }
         }
         return ContentID(digest: md5.finish())
     }
@@ -48,19 +48,20 @@ extension ContentID {
         }
     }
 
-    /// Hashes the scans from `start` to EOI (or to the end of a file cut short).
-    private static func hashScans(_ file: FileDescriptor, from start: Int64, pieceBytes: Int, into md5: inout MD5) -> Bool {
+    /// Hashes the scans from `start` to EOI (or to `end`, the end of a file cut short).
+    private static func hashScans(_ file: FileDescriptor, from start: Int64, to end: Int64, pieceBytes: Int, into md5: inout MD5) -> Bool {
         var scans = JPEGScanEnd(), offset = start
-        while true {
-            guard let piece = try? file.read(upTo: pieceBytes, at: offset) else { return false }
+        while offset < end {
+            guard let piece = try? file.read(upTo: Int(min(Int64(pieceBytes), end - offset)), at: offset) else { return false }
             let used = piece.withUnsafeBytes { bytes in
                 let end = scans.end(in: bytes)
                 md5.update(UnsafeRawBufferPointer(rebasing: bytes[..<(end ?? bytes.count)]))
                 return end
             }
-            if used != nil || piece.count < pieceBytes { return true }
+            if used != nil || piece.isEmpty { return true }
             offset += Int64(piece.count)
         }
+        return true
     }
 
     /// Hashes `ranges` whole, or their length and samples of them past `sampling.wholeUpTo`.
@@ -72,8 +73,7 @@ extension ContentID {
         return (0...last).allSatisfy { read(ranges, at: $0 * room / last, count: piece, pieceBytes: piece, file, into: &md5) }
     }
 
-    /// Hashes `count` bytes from `offset` of the ranges put end to end, read a piece at a time
-    /// (a range past the end of the file hashes what there is).
+    /// Hashes `count` bytes from `offset` of the ranges put end to end, read a piece at a time.
     private static func read(_ ranges: [Range<Int64>], at offset: Int64, count: Int64, pieceBytes: Int64,
                              _ file: FileDescriptor, into md5: inout MD5) -> Bool {
         var skip = offset, left = count
