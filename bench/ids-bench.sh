@@ -8,12 +8,13 @@
 # Environment:
 #   IDS_PHOTOS        photos, in albums of 100 (default 10000)
 #   IDS_LOCATE        files located in one `assetfs locate` call (default 1000)
+#   IDS_SIZE          the photos' pixel size (default 640x480, ~55 KB; 160x120 is ~5 KB)
 #   IDS_ATTRIBUTE     the attribute waited for (default id); `date` with a build without ids
 #                     (BENCH_SCRATCH of another branch) gives the properties alone, a baseline
 #                     (locate is then not measured)
 #   BENCH_SKIP_BUILD  1: use the binary already built; BENCH_SCRATCH: the build folder (bench/lib.sh)
 #
-# The library (bench/out/ids/library-N/, reused) is one 640x480 JPEG (cjpeg, ~30 KB) copied N times,
+# The library (bench/out/ids/library-N-SIZE/, reused) is one JPEG (cjpeg, quality 85) copied N times,
 # each copy's picture made its own by two bytes in the middle of its scan data (the file's index,
 # no 0xFF), so every photo has an id of its own and all are read whole, as a JPEG's id reads its
 # scans. Measured: the time from the mount's start until the last photo's user.assetfs.id is
@@ -36,11 +37,12 @@ PHOTOS=${IDS_PHOTOS:-10000}
 LOCATE=${IDS_LOCATE:-1000}
 build_release_copy
 
-LIB="$OUT/library-$PHOTOS"
+SIZE=${IDS_SIZE:-640x480}
+LIB="$OUT/library-$PHOTOS-$SIZE"
 if [[ ! -f $LIB/.complete ]]; then
     rm -rf "$LIB"
     mkdir -p "$LIB"
-    convert -size 640x480 plasma: -seed 3 ppm:- | cjpeg -quality 85 >"$OUT/base.jpg"
+    convert -size "$SIZE" plasma: -seed 3 ppm:- | cjpeg -quality 85 >"$OUT/base.jpg"
     python3 - "$OUT/base.jpg" "$LIB" "$PHOTOS" <<'PY'
 import os, sys
 base, root, count = open(sys.argv[1], 'rb').read(), sys.argv[2], int(sys.argv[3])
