@@ -85,7 +85,7 @@ fusermount3 -u "$MNT"; sleep 0.5
 
 # Times one background read of every date after a remount; sets SECS and RSS_KB/HWM_KB.
 assetfs_run() {
-    sqlite3 "$CATALOG" "DELETE FROM properties; INSERT OR IGNORE INTO undated SELECT id FROM photos;"
+    sqlite3 "$CATALOG" "DELETE FROM view_members; DELETE FROM view_folders; DELETE FROM view_suffixes; DELETE FROM properties; INSERT OR IGNORE INTO undated SELECT id FROM photos;"
     [[ $1 == cold ]] && drop
     local start end pid
     "$BIN" -o "cache=$CACHE" "$CORPUS" "$MNT"

@@ -4,8 +4,8 @@ import Glibc
 import Posix
 
 /// The one gate between a request and the tree: every node a request names passes `resolve`, so
-/// a view (`dates/`, `thumbnails/`, a poster, an attribute, any later one) is a new path to a
-/// photo, never a new right. Another user reaches a node only if they could read what it shows in
+/// a view (`dates/`, `tags/`, `thumbnails/`, a poster, an attribute, any later one) is a new path
+/// to a photo, never a new right. Another user reaches a node only if they could read what it shows in
 /// SOURCE themselves (`SourceAccess`); root and the user serving the mount reach everything.
 extension AssetFileSystem {
     /// The node `inode` names, if `caller` may reach it.
@@ -30,8 +30,9 @@ extension AssetFileSystem {
     }
 
     /// Whether `caller` could read what `node` shows: for an album (and its views and poster
-    /// folder), list its folder; for anything of a photo, open the photo. The timeline's and the
-    /// views' own folders show no photo. An album's poster is further checked against the photo
+    /// folder), list its folder; for anything of a photo, open the photo; for a view's folder,
+    /// open one of the photos in it or below (its name, a place or a person, says something of
+    /// them). The views' top folders show no photo. An album's poster is further checked against the photo
     /// it shows before that photo is rendered for them (`settleFirst`).
     func permits(_ node: Node, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Bool {
         if caller.reachesAllThisProcessReaches || node.showsNoPhoto { return true }
@@ -39,11 +40,27 @@ extension AssetFileSystem {
         case .album(let id), .viewAlbum(_, let id), .poster(let id):
             guard let folder = catalog.folder(id) else { return false }
             return access.mayList(folderAt: folder.relativePath, by: caller)
+        case .viewFolder(let id):
+            return holdsReadablePhoto(viewFolder: id, as: caller, in: catalog)
         default:
             guard let row = tree.photo(for: node, in: catalog), access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
             // A Live Photo's motion.mov is its movie: the caller must be able to read that too.
             guard case .file(_, .motion, _) = node.canonical, case .movie(let movie)? = catalog.motion(of: row) else { return true }
             return access.mayRead(photoAt: movie.photo.relativePath, by: caller)
+        }
+    }
+}
+
+extension AssetFileSystem {
+    /// Whether view folder `id` or a folder below it has a member `caller` may read, looked for
+    /// a page at a time (it stops at the first).
+    private func holdsReadablePhoto(viewFolder id: Int64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Bool {
+        var after: Int64 = 0
+        while true {
+            let page = catalog.photos(underViewFolder: id, after: after, limit: 256)
+            if page.contains(where: { access.mayRead(photoAt: $0.photo.photo.relativePath, by: caller) }) { return true }
+            guard let last = page.last, page.count == 256 else { return false }
+            after = last.member
         }
     }
 }

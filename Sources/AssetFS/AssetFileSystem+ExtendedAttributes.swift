@@ -14,17 +14,14 @@ extension AssetFileSystem {
     }
 
     private func attributeNames(_ inode: UInt64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> [[UInt8]] {
-        switch try? resolve(inode, as: caller, in: catalog).get() {
-        case .root?: return [MountLayout.statsAttribute, MountLayout.sizesAttribute]
-        case .asset(let id)?, .datedAsset(let id)?:
-            guard let row = catalog.photo(id) else { return [] }
-            let properties = properties(of: row, in: catalog)
-            return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
-                + (copies(of: row, properties, in: catalog).isEmpty ? [] : [MountLayout.duplicatesAttribute])
-                + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
-                + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
-        default: return []
-        }
+        guard let node = try? resolve(inode, as: caller, in: catalog).get() else { return [] }
+        if node == .root { return [MountLayout.statsAttribute, MountLayout.sizesAttribute] }
+        guard node.isAssetFolder, let row = tree.photo(for: node, in: catalog) else { return [] }
+        let properties = properties(of: row, in: catalog)
+        return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
+            + (copies(of: row, properties, in: catalog).isEmpty ? [] : [MountLayout.duplicatesAttribute])
+            + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
+            + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
     }
 
     public func extendedAttribute(_ inode: UInt64, name: [UInt8], as caller: Credentials) -> Result<[UInt8], Errno> {
@@ -34,29 +31,28 @@ extension AssetFileSystem {
     private func attribute(_ inode: UInt64, name: [UInt8], as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Result<[UInt8], Errno> {
         let resolved = resolve(inode, as: caller, in: catalog)
         if case .failure(.permissionDenied) = resolved { return .failure(.permissionDenied) }
-        switch (try? resolved.get(), name) {
-        case (.root?, MountLayout.statsAttribute):
+        guard let node = try? resolved.get() else { return .failure(.notFound) }
+        switch name {
+        case MountLayout.statsAttribute where node == .root:
             return .success(Array(statisticsJSON(in: catalog).utf8))
-        case (.root?, MountLayout.sizesAttribute):
+        case MountLayout.sizesAttribute where node == .root:
             return .success(Array(options.sizes.description.utf8))
-        case (.asset(let id)?, MountLayout.sourceAttribute), (.datedAsset(let id)?, MountLayout.sourceAttribute):
-            return catalog.photo(id).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
-        case (.asset(let id)?, MountLayout.motionSourceAttribute), (.datedAsset(let id)?, MountLayout.motionSourceAttribute):
-            return catalog.photo(id).flatMap { liveMovie(of: $0, in: catalog) }.map { .success($0.relativePath.bytes) } ?? .failure(.noAttribute)
-        case (.asset(let id)?, MountLayout.duplicatesAttribute), (.datedAsset(let id)?, MountLayout.duplicatesAttribute):
-            guard let row = catalog.photo(id) else { return .failure(.notFound) }
+        case _ where !node.isAssetFolder:
+            return .failure(.noAttribute)
+        case MountLayout.sourceAttribute:
+            return tree.photo(for: node, in: catalog).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
+        case MountLayout.motionSourceAttribute:
+            return tree.photo(for: node, in: catalog).flatMap { liveMovie(of: $0, in: catalog) }.map { .success($0.relativePath.bytes) } ?? .failure(.noAttribute)
+        case MountLayout.duplicatesAttribute:
+            guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
             let copies = copies(of: row, properties(of: row, in: catalog), in: catalog)
             return copies.isEmpty ? .failure(.noAttribute) : .success(Array(copies.map(\.bytes).joined(separator: [0x0A])))
-        case (.asset(let id)?, MountLayout.errorAttribute), (.datedAsset(let id)?, MountLayout.errorAttribute):
-            return catalog.photo(id).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
-        case (.asset(let id)?, _), (.datedAsset(let id)?, _):
-            guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
-            guard let row = catalog.photo(id) else { return .failure(.notFound) }
-            return attribute.value(properties(of: row, in: catalog)).map { .success($0) } ?? .failure(.noAttribute)
-        case (nil, _):
-            return .failure(.notFound)
+        case MountLayout.errorAttribute:
+            return tree.photo(for: node, in: catalog).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         default:
-            return .failure(.noAttribute)
+            guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
+            guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
+            return attribute.value(properties(of: row, in: catalog)).map { .success($0) } ?? .failure(.noAttribute)
         }
     }
 

@@ -71,7 +71,7 @@ public final class AssetFileSystem: Sendable {
 
     public var catalog: CatalogStore { catalogConnection.value }
     /// The mount's tree over the catalog: every name and inode number a request resolves.
-    public var tree: MountTree { MountTree(sizes: options.sizes) }
+    public var tree: MountTree { MountTree(sizes: options.sizes, views: options.views) }
 
     /// Whether SOURCE is there (false while its disk is unplugged or it was moved away).
     public var isSourceOnline: Bool { online.load(ordering: .relaxed) }
@@ -186,14 +186,16 @@ public final class AssetFileSystem: Sendable {
     func describe(_ node: Node, in catalog: borrowing CatalogSnapshot) -> Described? {
         let inode = node.inode
         switch node {
-        case .root, .groups, .view, .dates, .year, .day, .ids:
+        case .root, .groups, .view, .viewTop, .viewFolder, .ids:
             // Folders of many folders say 1 link, "not counted", as btrfs does: find then makes no
-            // assumption from the count, and the count needs no scan of every album.
+            // assumption from the count, and the count needs no scan of every album. A view's
+            // folder counts its subfolders and members in its row.
             let links: Int
             switch node {
-            case .root: links = 2 + 4
-            case .year(let year): links = 2 + catalog.dayCount(inYear: year)
-            case .day(let day): links = 2 + catalog.photoCount(onDay: day)
+            case .root: links = 2 + tree.topEntries.count
+            case .viewFolder(let id):
+                guard let row = catalog.viewFolder(id) else { return nil }
+                links = 2 + row.folders + row.members
             default: links = 1
             }
             return (Attributes(inode: inode, isDirectory: true, permissions: rootStatus.permissions & 0o555, size: 4096,
@@ -210,7 +212,7 @@ public final class AssetFileSystem: Sendable {
             return (Attributes(inode: inode, isDirectory: false, permissions: owner.permissions & 0o444, size: 0,
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 1), .firstRendering(album: id))
-        case .asset, .datedAsset:
+        case .asset, .member:
             guard let owner = tree.photo(for: node, in: catalog)?.photo.ownership else { return nil }
             let readable = owner.permissions & 0o444
             return (Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
@@ -225,7 +227,8 @@ public final class AssetFileSystem: Sendable {
             guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node, in: catalog), let window = source(kind, of: row, in: catalog)?.window else { return nil }
             let photo = row.photo
             // A size with a view has three names: in its asset folder, in the view and under dates/
-            // (counted from the start: a photo is there as soon as its date is read); an original two.
+            // (counted from the start: a photo is there as soon as its date is read); an original
+            // two. Its members in the other views are not counted (that would cost a statement).
             let attributes = Attributes(inode: inode, isDirectory: false, permissions: photo.permissions & 0o444,
                                         size: Int64(window.count), userID: photo.userID, groupID: photo.groupID,
                                         modificationNanoseconds: photo.identity.modificationNanoseconds,
@@ -293,7 +296,7 @@ public final class AssetFileSystem: Sendable {
     /// Entries a folder lists whatever the catalog holds: the root's folders and an album's poster.
     private static func isListedAlways(_ node: Node) -> Bool {
         switch node {
-        case .groups, .view, .dates, .ids, .poster: return true
+        case .groups, .view, .viewTop, .ids, .poster: return true
         default: return false
         }
     }

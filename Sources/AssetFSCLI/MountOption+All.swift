@@ -1,3 +1,4 @@
+import Catalog
 import MountModel
 
 extension MountOption {
@@ -24,6 +25,16 @@ extension MountOption {
         .flag("follow_symlinks", "follow symbolic links that lead outside SOURCE (default: only inside)", sets: \.mount.followSymlinks),
         .flag("show_housekeeping", "show NAS and OS housekeeping folders (@eaDir, #recycle, $RECYCLE.BIN, lost+found, ...) as albums; skipped by default", sets: \.mount.showsHousekeeping),
         .choice("broken", "what a photo that cannot be rendered shows: placeholder, a neutral picture with the reason in the asset folder's user.assetfs.error; error: EIO", sets: \.mount.brokenPhotos),
+        MountOption(name: "views", placeholder: "LIST",
+                    summary: "the views shown beside groups/, joined by +: \(CatalogView.allCases.map(MountLayout.viewName).joined(separator: ", ")); none for groups/ alone",
+                    defaultValue: .value(CatalogView.allCases.map(MountLayout.viewName).joined(separator: "+"))) { configuration, text throws(UsageError) in
+            var views: Set<CatalogView> = []
+            for name in text.split(separator: "+") where name != "none" {
+                guard let view = MountLayout.view(named: Array(name.utf8)) else { throw UsageError("-o views=\(text): no view is called \(name)") }
+                views.insert(view)
+            }
+            configuration.mount.views = views
+        },
         .file("log", example: "/var/log/assetfs.log", "where the mount logs once in the background",
               defaultValue: .rule("syslog, or where /dev/log is missing $XDG_STATE_HOME/assetfs/assetfs.log, else ~/.local/state/assetfs/assetfs.log"),
               sets: \.logFile),

@@ -4,7 +4,7 @@ import Posix
 import Renditions
 
 /// What to seed: every file of the mount, found by walking it from its root, whose listing is the
-/// layout's one list of views (`groups/`, the size views, `dates/`, and any view added later), so
+/// layout's one list of views (`groups/`, the size views, `dates/` and the other views), so
 /// no view is named here. A folder with `user.assetfs.source` is an asset folder, wherever it is;
 /// the asset's files in every view are one job, drawn from its one picture. A file outside asset
 /// folders is the asset file with its inode number (the mount gives a view's file its asset

@@ -24,7 +24,7 @@ struct ThumbnailsCommand {
         assetfs mount on MOUNTPOINT into the thumbnail cache of the user who runs it,
         $XDG_CACHE_HOME/thumbnails (default ~/.cache/thumbnails), where file managers look first:
         album posters and every file of every view (thumbnail.jpg, fullscreen.jpg, original.* and
-        motion.* in groups/ and dates/, the files of thumbnails/, fullscreen/ and the named sizes).
+        motion.* in groups/ and the views, the files of thumbnails/, fullscreen/ and the named sizes).
         Made from each asset's thumbnail.jpg (a video's poster), so it renders thumbnails only
         (never a fullscreen) and reads no original or video. Thumbnails still valid are kept.
 

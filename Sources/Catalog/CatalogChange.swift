@@ -20,8 +20,6 @@ public enum CatalogChange: Hashable, Sendable {
     /// is another (its properties were read or dropped, its Live Photo paired or unpaired), while
     /// the photo stayed at version `version`.
     case assetFiles(Int64, version: Int64)
-    /// Photo `photo` came to or left day `day`, where it is called `name`.
-    case dated(day: Int, name: [UInt8], photo: Int64)
     /// The entry `name` of a view's folder `parent` (0: the view's top folder) came, went or
     /// changed (and with it the folder's listing and link count).
     case viewEntry(view: CatalogView, parent: Int64, name: [UInt8])

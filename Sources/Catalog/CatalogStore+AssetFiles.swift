@@ -9,7 +9,7 @@ import SQLiteDatabase
 extension CatalogStore {
     /// Temporary (the writer's connection only): made again whenever the connection is opened
     /// (with `viewEntryTriggers`).
-    /// `listed` is 1 for a Live Photo's movie, which also leaves or rejoins its album and its day.
+    /// `listed` is 1 for a Live Photo's movie, which also leaves or rejoins its album (and the views).
     static let assetFolderTriggers = """
         CREATE TEMP TABLE IF NOT EXISTS asset_folders_changed(photo INTEGER PRIMARY KEY, listed INTEGER NOT NULL);
         CREATE TEMP TRIGGER IF NOT EXISTS pair_made AFTER INSERT ON main.live_pairs BEGIN
@@ -41,9 +41,9 @@ extension CatalogStore {
         var changes = try Self.viewChanges(db)
         for photo in noted {
             changes.append(.assetFiles(photo.photo, version: photo.version))
+            changes += try Self.memberChanges(ofPhoto: photo.photo, db)
             guard photo.listed else { continue }
             changes += [.albumPhotos(photo.folder), .assetName(album: photo.folder, name: photo.name)]
-            changes += try Self.timelineChanges(ofPhoto: photo.photo, db)
         }
         return changes
     }

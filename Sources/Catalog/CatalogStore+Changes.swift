@@ -156,7 +156,6 @@ extension CatalogStore {
         var kept: [(row: PhotoRow, index: Int)] = []
         for row in stored {
             guard let index = fresh[Naming.Key(row.photo.fileName)] else {
-                changes += try Self.timelineChanges(ofPhoto: row.id, db)
                 try db.query("DELETE FROM photos WHERE id = ?", [.integer(row.id)])
                 changes += [.assetName(album: album, name: row.assetName), .photo(row.id, version: row.version)]
                 changed = true
@@ -166,7 +165,6 @@ extension CatalogStore {
             let now = photos[index]
             if now.identity != row.photo.identity {
                 // A new version: its properties are read again (triggers in CatalogStore+Properties.swift).
-                changes += try Self.timelineChanges(ofPhoto: row.id, db)
                 try Self.retire(row, db)
                 try db.query("""
                     UPDATE photos SET inode = ?, size = ?, mtime = ?, ctime = ?, uid = ?, gid = ?, permissions = ?, version = version + 1, format = ? WHERE id = ?
@@ -178,6 +176,7 @@ extension CatalogStore {
                 try db.query("UPDATE photos SET uid = ?, gid = ?, permissions = ? WHERE id = ?",
                              [.integer(Int64(now.userID)), .integer(Int64(now.groupID)), .integer(Int64(now.permissions)), .integer(row.id)])
                 changes.append(.photo(row.id, version: row.version))
+                changes += try Self.memberChanges(ofPhoto: row.id, db)
             }
         }
         var isNew = [Bool](repeating: true, count: photos.count)
@@ -227,7 +226,6 @@ extension CatalogStore {
             if folder.photoCount > 0, let name = folder.albumName {
                 changes += [.albumListed(name: name), .albumPhotos(folder.id)]
             }
-            changes += try Self.timelineChanges(inFolder: folder.id, db)
             try db.query("DELETE FROM photos WHERE folder = ?", [.integer(folder.id)])
             try db.query("DELETE FROM skipped WHERE folder = ?", [.integer(folder.id)])
             try db.query("DELETE FROM folders WHERE id = ?", [.integer(folder.id)])

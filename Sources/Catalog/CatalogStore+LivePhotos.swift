@@ -63,9 +63,11 @@ extension CatalogStore {
         let (movie, still) = isMovie ? (photo.id, partner) : (partner, photo.id)
         try db.query("INSERT OR IGNORE INTO live_pairs(movie, still) VALUES (?, ?)", [.integer(movie), .integer(still)])
         try shareMovieProperties(movie: movie, still: still, db)
+        try Self.updateMembers(ofPhoto: still, db)
     }
 
-    /// What a still lacks and its movie knows: a place (the still's GPS was off or stripped), and
+    /// What a still lacks and its movie knows: a place (the still's GPS was off or stripped: its
+    /// position and the place named from it), and
     /// the UTC offset of a date that has none (EXIF without OffsetTime), which the movie's
     /// QuickTime creation date carries. Nothing if `movie` and `still` are not a pair.
     private func shareMovieProperties(movie: Int64, still: Int64, _ db: Database) throws(DatabaseError) {
@@ -73,6 +75,9 @@ extension CatalogStore {
         try db.query("""
             UPDATE properties AS s SET
                 location = coalesce(s.location, m.location),
+                country = coalesce(s.country, m.country),
+                region = CASE WHEN s.country IS NULL THEN m.region ELSE s.region END,
+                city = CASE WHEN s.country IS NULL THEN m.city ELSE s.city END,
                 date = CASE WHEN length(s.date) = \(plainDate) AND m.date_source = \(DateSource.quickTime.rawValue) AND length(m.date) > \(plainDate)
                             THEN s.date || substr(m.date, \(plainDate + 1)) ELSE s.date END
             FROM properties AS m

@@ -4,7 +4,7 @@ import SQLiteDatabase
 
 /// What photos say about themselves (date taken, size, type, camera, place), read in the
 /// background or on first request and kept here (the timeline made of their dates is in
-/// `CatalogStore+Timeline.swift`).
+/// views made of them in `CatalogStore+Membership.swift`).
 ///
 /// Rows follow the photo's version: triggers drop a photo's properties when a folder's apply
 /// gives it a new version (or removes it) and queue it in `undated` to be read again, so the
@@ -18,20 +18,14 @@ extension CatalogStore {
             photo INTEGER PRIMARY KEY,
             version INTEGER NOT NULL,
             date TEXT NOT NULL, date_source INTEGER NOT NULL,
-            day INTEGER NOT NULL, dated_name BLOB NOT NULL,
+            day INTEGER NOT NULL,
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
             duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
             keywords TEXT, people TEXT, rating INTEGER, favorite INTEGER NOT NULL DEFAULT 0,
             country TEXT, region TEXT, city TEXT, taken INTEGER,
-            content_id BLOB,
-            UNIQUE(day, dated_name));
-        CREATE INDEX properties_by_day ON properties(day, photo);
+            content_id BLOB);
         -- Photos by content id: ids/<id> is one look-up (the lowest photo id first when copies share it).
         CREATE INDEX properties_by_content ON properties(content_id, photo);
-        -- Where the search for a free " (N)" starts, per day and name: a day of thousands of
-        -- IMG_0001s (many cameras, many imports) must not try every N taken before.
-        CREATE TABLE dated_suffixes(day INTEGER NOT NULL, name BLOB NOT NULL, next INTEGER NOT NULL,
-            PRIMARY KEY(day, name)) WITHOUT ROWID;
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
         \(livePhotosSchema)
         \(propertiesTriggers)
@@ -87,9 +81,6 @@ extension CatalogStore {
         /// A Live Photo still's movie, once paired (read only: `record` pairs).
         public internal(set) var pairedMovie: Int64?
 
-        /// Its name in its day's folder (given by `record`).
-        public var datedName: [UInt8] = []
-
         public init(date: String, dateSource: DateSource, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                     camera: [UInt8]? = nil, location: String? = nil, duration: Double? = nil, codec: String? = nil,
                     motion: Range<Int64>? = nil, liveIdentifier: String? = nil) {
@@ -114,65 +105,36 @@ extension CatalogStore {
     }
 
     /// Stores what was read of each photo, for the version it was read at (a photo changed or
-    /// removed since is passed over), giving each its name in its day's folder: the asset's name,
-    /// or with ` (N)` when another photo of that day has it. A name, once given, stays while the
-    /// photo stays on that day with its asset name (`rename`). Returns what changed.
+    /// removed since is passed over), and makes its members in the views what they say
+    /// (`updateMembers`). Returns what changed.
     @discardableResult
     public func record(_ batch: [(photo: PhotoRow, properties: Properties)]) throws(DatabaseError) -> [CatalogChange] {
         guard !batch.isEmpty else { return [] }
         return try change { db throws(DatabaseError) in
-            var changes: Set<CatalogChange> = []
             for (photo, properties) in batch {
-                try record(photo, properties, db, into: &changes)
+                try record(photo, properties, db)
             }
-            return Array(changes) + (try assetFolderChanges(db))
+            return try assetFolderChanges(db)
         }
     }
 
-    private func record(_ photo: PhotoRow, _ properties: Properties, _ db: Database, into changes: inout Set<CatalogChange>) throws(DatabaseError) {
+    private func record(_ photo: PhotoRow, _ properties: Properties, _ db: Database) throws(DatabaseError) {
         var current: (version: Int64, assetName: [UInt8])?
         try db.query("SELECT version, asset_name FROM photos WHERE id = ?", [.integer(photo.id)]) { current = ($0.integer(0), $0.blob(1)) }
         guard let current, current.version == photo.version else { return }
-        var stored: (day: Int, name: [UInt8])?
-        try db.query("SELECT day, dated_name FROM properties WHERE photo = ?", [.integer(photo.id)]) { stored = (Int($0.integer(0)), $0.blob(1)) }
-        let name: [UInt8]
-        if let stored, stored.day == properties.day {
-            name = stored.name
-        } else {
-            if let stored { changes.insert(.dated(day: stored.day, name: stored.name, photo: photo.id)) }
-            name = try uniqueDatedName(current.assetName, day: properties.day, photo: photo.id, db)
-        }
         let columns = PropertiesColumn.stored
         try db.query("""
             INSERT OR REPLACE INTO properties(photo, version, \(columns.map(\.expression).joined(separator: ", ")))
             VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
-            """, [.integer(photo.id), .integer(photo.version)] + columns.map { $0.value(properties, datedName: name) })
+            """, [.integer(photo.id), .integer(photo.version)] + columns.map { $0.value(properties) })
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
-        changes.insert(.dated(day: properties.day, name: name, photo: photo.id))
+        var hidden = false
+        if photo.photo.format == .quickTime {
+            try db.query("SELECT 1 FROM live_pairs WHERE movie = ?", [.integer(photo.id)]) { _ in hidden = true }
+        }
+        try Self.updateMembers(photo: photo.id, assetName: current.assetName,
+                               paths: hidden ? [] : ViewPath.of(properties, isVideo: photo.photo.format.isVideo), db)
         if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db) }
-    }
-
-    func uniqueDatedName(_ assetName: [UInt8], day: Int, photo: Int64, _ db: Database) throws(DatabaseError) -> [UInt8] {
-        func isFree(_ candidate: [UInt8]) throws(DatabaseError) -> Bool {
-            var taken = false
-            try db.query("SELECT 1 FROM properties WHERE day = ? AND dated_name = ? AND photo != ?",
-                         [.integer(Int64(day)), .blob(candidate), .integer(photo)]) { _ in taken = true }
-            return !taken
-        }
-        let plain = Naming.fitted(assetName)
-        if try isFree(plain) { return plain }
-        var n: Int64 = 2
-        try db.query("SELECT next FROM dated_suffixes WHERE day = ? AND name = ?", [.integer(Int64(day)), .blob(plain)]) { n = $0.integer(0) }
-        while true {
-            let suffix = Array(" (\(n))".utf8)
-            let candidate = Naming.fitted(assetName, limit: Naming.maxNameBytes - suffix.count) + suffix
-            if try isFree(candidate) {
-                try db.query("INSERT OR REPLACE INTO dated_suffixes(day, name, next) VALUES (?, ?, ?)",
-                             [.integer(Int64(day)), .blob(plain), .integer(n + 1)])
-                return candidate
-            }
-            n += 1
-        }
     }
 }
 

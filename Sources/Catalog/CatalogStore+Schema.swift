@@ -37,6 +37,7 @@ extension CatalogStore {
                 BEGIN IMMEDIATE;
                 DROP TRIGGER IF EXISTS photo_added; DROP TRIGGER IF EXISTS photo_changed; DROP TRIGGER IF EXISTS photo_removed;
                 DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS live_pairs;
+                \(Self.dropViews)
                 \(Self.propertiesSchema)
                 \(Self.viewsSchema)
                 INSERT INTO undated SELECT id FROM photos;
@@ -49,6 +50,9 @@ extension CatalogStore {
         try db.execute(Self.freshSchema)
         return db
     }
+
+    /// The views' tables, whatever a catalog had of them.
+    static let dropViews = "DROP TABLE IF EXISTS view_folders; DROP TABLE IF EXISTS view_members; DROP TABLE IF EXISTS view_suffixes;"
 
     /// Earlier versions of changed photos: a reader that opened one reads it on, or fails. A
     /// version's row holds what `PhotoColumn.retired` selects of it.
@@ -66,7 +70,7 @@ extension CatalogStore {
         BEGIN IMMEDIATE;
         DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
         DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS live_pairs;
-        DROP TABLE IF EXISTS view_folders; DROP TABLE IF EXISTS view_members; DROP TABLE IF EXISTS view_tops; DROP TABLE IF EXISTS view_suffixes;
+        \(CatalogStore.dropViews)
         CREATE TABLE folders(
             id INTEGER PRIMARY KEY AUTOINCREMENT,
             parent INTEGER,

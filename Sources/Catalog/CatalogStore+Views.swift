@@ -3,9 +3,9 @@ import SQLiteDatabase
 /// The views' stored trees (issue 31): each view is a tree of view folders (`view_folders`,
 /// `parent` 0 for a folder directly in the view's top folder) holding member asset folders
 /// (`view_members`, a photo under a name unique in its folder). Triggers keep each folder's
-/// counts of child folders and members (its link count is read from its row), and delete a
-/// folder left with neither, up the chain. Row ids are never reused (AUTOINCREMENT): inode
-/// numbers made of them stay stable.
+/// counts of child folders and members (its link count is read from its row; a top folder's is
+/// not counted, as `groups/`'s), and delete a folder left with neither, up the chain. Row ids
+/// are never reused (AUTOINCREMENT): inode numbers made of them stay stable.
 ///
 /// Writers (`record`, the events' clustering) change the trees only through the helpers below,
 /// inside a write transaction. What the kernel must forget is noted by triggers on the writer's
@@ -27,27 +27,20 @@ extension CatalogStore {
             folder INTEGER NOT NULL, photo INTEGER NOT NULL, name BLOB NOT NULL,
             UNIQUE(folder, name), UNIQUE(folder, photo));
         CREATE INDEX view_members_by_photo ON view_members(photo);
-        -- The counts of each view's top folder, which has no row of its own.
-        CREATE TABLE view_tops(view INTEGER PRIMARY KEY, folders INTEGER NOT NULL DEFAULT 0, members INTEGER NOT NULL DEFAULT 0);
-        INSERT INTO view_tops(view) VALUES \(CatalogView.allCases.map { "(\($0.rawValue))" }.joined(separator: ", "));
         -- Where the search for a free " (N)" starts, per folder and name: a folder of thousands of
         -- IMG_0001s (many cameras, many imports) must not try every N taken before.
         CREATE TABLE view_suffixes(folder INTEGER NOT NULL, name BLOB NOT NULL, next INTEGER NOT NULL,
             PRIMARY KEY(folder, name)) WITHOUT ROWID;
         CREATE TRIGGER view_folder_added AFTER INSERT ON view_folders BEGIN
-            UPDATE view_folders SET folders = folders + 1 WHERE id = new.parent;
-            UPDATE view_tops SET folders = folders + 1 WHERE new.parent = 0 AND view = new.view; END;
+            UPDATE view_folders SET folders = folders + 1 WHERE id = new.parent; END;
         CREATE TRIGGER view_folder_removed AFTER DELETE ON view_folders BEGIN
             DELETE FROM view_members WHERE folder = old.id; DELETE FROM view_folders WHERE view = old.view AND parent = old.id;
             DELETE FROM view_suffixes WHERE folder = old.id;
-            UPDATE view_folders SET folders = folders - 1 WHERE id = old.parent;
-            UPDATE view_tops SET folders = folders - 1 WHERE old.parent = 0 AND view = old.view; END;
+            UPDATE view_folders SET folders = folders - 1 WHERE id = old.parent; END;
         CREATE TRIGGER view_member_added AFTER INSERT ON view_members BEGIN
-            UPDATE view_folders SET members = members + 1 WHERE id = new.folder;
-            UPDATE view_tops SET members = members + 1 WHERE view = -1 - new.folder; END;
+            UPDATE view_folders SET members = members + 1 WHERE id = new.folder; END;
         CREATE TRIGGER view_member_removed AFTER DELETE ON view_members BEGIN
-            UPDATE view_folders SET members = members - 1 WHERE id = old.folder;
-            UPDATE view_tops SET members = members - 1 WHERE view = -1 - old.folder; END;
+            UPDATE view_folders SET members = members - 1 WHERE id = old.folder; END;
         CREATE TRIGGER view_folder_emptied AFTER UPDATE OF folders, members ON view_folders
             WHEN new.folders = 0 AND new.members = 0 BEGIN DELETE FROM view_folders WHERE id = new.id; END;
         -- A Live Photo's movie, once paired, is shown by its still only.
@@ -95,12 +88,18 @@ extension CatalogStore {
     /// view's top) of `view`; made if missing and `create`, else nil. A folder made and given no
     /// member is the caller's to remove.
     static func folderID(view: CatalogView, parent: Int64, name: [UInt8], create: Bool, _ db: Database) throws(DatabaseError) -> Int64? {
+        try folderRow(view: view, parent: parent, name: name, create: create, db)?.id
+    }
+
+    /// `folderID`, and whether the folder holds subfolders (one made now holds none).
+    static func folderRow(view: CatalogView, parent: Int64, name: [UInt8], create: Bool,
+                          _ db: Database) throws(DatabaseError) -> (id: Int64, holdsFolders: Bool)? {
         let key: [Database.Value] = [.integer(Int64(view.rawValue)), .integer(parent), .blob(name)]
-        var id: Int64?
-        try db.query("SELECT id FROM view_folders WHERE view = ? AND parent = ? AND name = ?", key) { id = $0.integer(0) }
-        guard id == nil, create else { return id }
+        var found: (id: Int64, holdsFolders: Bool)?
+        try db.query("SELECT id, folders FROM view_folders WHERE view = ? AND parent = ? AND name = ?", key) { found = ($0.integer(0), $0.integer(1) > 0) }
+        guard found == nil, create else { return found }
         try db.query("INSERT INTO view_folders(view, parent, name) VALUES (?, ?, ?)", key)
-        return db.lastInsertedRow
+        return (db.lastInsertedRow, false)
     }
 
     /// Makes photo `photo` a member of `folder`, called by its asset name or, when another member
@@ -111,6 +110,20 @@ extension CatalogStore {
         var existing: [UInt8]?
         try db.query("SELECT name FROM view_members WHERE folder = ? AND photo = ?", [.integer(folder.memberKey), .integer(photo)]) { existing = $0.blob(0) }
         if let existing { return existing }
+        return try insertMember(photo: photo, folder: folder, assetName: assetName, db)
+    }
+
+    /// `addMember` for a photo known not to be a member of `folder`. In a folder known to hold no
+    /// subfolders (`holdsFolders` false) the plain name is tried by inserting it: a first scan
+    /// mostly finds it free, and the search for a free name is one statement fewer then.
+    @discardableResult
+    static func insertMember(photo: Int64, folder: ViewFolder, assetName: [UInt8], holdsFolders: Bool = true,
+                             _ db: Database) throws(DatabaseError) -> [UInt8] {
+        if !holdsFolders {
+            let plain = Naming.fitted(assetName)
+            try db.query("INSERT OR IGNORE INTO view_members(folder, photo, name) VALUES (?, ?, ?)", [.integer(folder.memberKey), .integer(photo), .blob(plain)])
+            if db.changes == 1 { return plain }
+        }
         let name = try uniqueMemberName(assetName, in: folder, photo: photo, db)
         try db.query("INSERT INTO view_members(folder, photo, name) VALUES (?, ?, ?)", [.integer(folder.memberKey), .integer(photo), .blob(name)])
         return name
@@ -126,17 +139,21 @@ extension CatalogStore {
         try db.query("UPDATE view_folders SET name = ? WHERE id = ? AND name != ?", [.blob(name), .integer(id), .blob(name)])
     }
 
-    /// Gives photo `photo`'s members, in every view, names made of its new asset name. Every one
-    /// is first moved aside to a name no asset can have (with a `/`), as `rename` does with asset names.
-    static func renameMembers(photo: Int64, assetName: [UInt8], _ db: Database) throws(DatabaseError) {
-        var members: [(id: Int64, folder: Int64)] = []
-        try db.query("SELECT id, folder FROM view_members WHERE photo = ?", [.integer(photo)]) { members.append(($0.integer(0), $0.integer(1))) }
+    /// Gives each photo's members, in every view, names made of its new asset name. Every one is
+    /// first moved aside to a name no asset can have (with a `/`): names may pass from one to another.
+    static func renameMembers(photos: [(id: Int64, assetName: [UInt8])], _ db: Database) throws(DatabaseError) {
+        var members: [(id: Int64, folder: Int64, photo: Int64, assetName: [UInt8])] = []
+        for photo in photos {
+            try db.query("SELECT id, folder FROM view_members WHERE photo = ?", [.integer(photo.id)]) {
+                members.append(($0.integer(0), $0.integer(1), photo.id, photo.assetName))
+            }
+        }
         for member in members {
             try db.query("UPDATE view_members SET name = CAST('/' || id AS BLOB) WHERE id = ?", [.integer(member.id)])
         }
         for member in members {
             let folder = try viewFolder(memberKey: member.folder, db)
-            let name = try uniqueMemberName(assetName, in: folder, photo: photo, db)
+            let name = try uniqueMemberName(member.assetName, in: folder, photo: member.photo, db)
             try db.query("UPDATE view_members SET name = ? WHERE id = ?", [.blob(name), .integer(member.id)])
         }
     }
@@ -154,6 +171,20 @@ extension CatalogStore {
             changes.append(.viewEntry(view: view, parent: ViewFolder.parent(ofMemberKey: row.integer(1)), name: row.blob(2)))
         }
         try db.query("DELETE FROM view_entries_changed")
+        return changes
+    }
+
+    /// Photo `photo`'s member folders' entries, for a change to what they hold (a motion file
+    /// came or went) or to their attributes (the photo's owner): the kernel forgets each with
+    /// what it holds.
+    static func memberChanges(ofPhoto photo: Int64, _ db: Database) throws(DatabaseError) -> [CatalogChange] {
+        var changes: [CatalogChange] = []
+        try db.query("""
+            SELECT coalesce(f.view, -1 - m.folder), m.folder, m.name FROM view_members m LEFT JOIN view_folders f ON f.id = m.folder WHERE m.photo = ?
+            """, [.integer(photo)]) { row in
+            guard let view = CatalogView(rawValue: Int(row.integer(0))) else { return }
+            changes.append(.viewEntry(view: view, parent: ViewFolder.parent(ofMemberKey: row.integer(1)), name: row.blob(2)))
+        }
         return changes
     }
 

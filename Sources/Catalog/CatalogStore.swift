@@ -49,7 +49,7 @@ public final class CatalogStore: Sendable {
         try db.execute("""
             BEGIN IMMEDIATE;
             DELETE FROM folders; DELETE FROM photos; DELETE FROM retired; DELETE FROM skipped; DELETE FROM meta;
-            DELETE FROM properties; DELETE FROM undated; DELETE FROM dated_suffixes;
+            DELETE FROM properties; DELETE FROM undated;
             DELETE FROM view_folders; DELETE FROM view_members; DELETE FROM view_suffixes;
             """)
         do throws(DatabaseError) {
@@ -118,8 +118,9 @@ public final class CatalogStore: Sendable {
 
     static let photoColumns = PhotoColumn.selection
 
-    static func photo(_ row: Database.Row) -> PhotoRow {
-        let row = NamedRow(row, PhotoColumn.self)
+    /// The photo row of `PhotoColumn.selection`, selected after `offset` other columns.
+    static func photo(_ row: Database.Row, offset: Int32 = 0) -> PhotoRow {
+        let row = NamedRow(row, PhotoColumn.self, offset: offset)
         let fileName = row.blob(.fileName)
         return PhotoRow(id: row.integer(.id), folder: row.integer(.folder), assetName: row.blob(.assetName), version: row.integer(.version),
                         photo: Photo(relativePath: FilePath(bytes: row.blob(.folderPath)).appending(fileName), fileName: fileName,

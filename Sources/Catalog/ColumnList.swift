@@ -16,18 +16,21 @@ extension ColumnList {
 /// A `Database.Row` whose columns are those of `Column`.
 struct NamedRow<Column: ColumnList> {
     let row: Database.Row
+    /// Where `Column`'s columns begin: a query may select others before them.
+    let offset: Int32
 
-    /// A row of a query that selected `Column.selection` (checked in debug builds).
-    init(_ row: Database.Row, _: Column.Type = Column.self) {
-        assert(row.columnCount == Int32(Column.allCases.count), "a \(Column.self) row of \(row.columnCount) columns")
-        self.row = row
+    /// A row of a query that selected `Column.selection` after `offset` columns of its own, and
+    /// nothing after (checked in debug builds).
+    init(_ row: Database.Row, _: Column.Type = Column.self, offset: Int32 = 0) {
+        assert(row.columnCount == offset + Int32(Column.allCases.count), "a \(Column.self) row of \(row.columnCount) columns")
+        (self.row, self.offset) = (row, offset)
     }
 
-    func integer(_ column: Column) -> Int64 { row.integer(column.rawValue) }
-    func double(_ column: Column) -> Double { row.double(column.rawValue) }
-    func text(_ column: Column) -> String { row.text(column.rawValue) }
-    func blob(_ column: Column) -> [UInt8] { row.blob(column.rawValue) }
-    func isNull(_ column: Column) -> Bool { row.isNull(column.rawValue) }
+    func integer(_ column: Column) -> Int64 { row.integer(offset + column.rawValue) }
+    func double(_ column: Column) -> Double { row.double(offset + column.rawValue) }
+    func text(_ column: Column) -> String { row.text(offset + column.rawValue) }
+    func blob(_ column: Column) -> [UInt8] { row.blob(offset + column.rawValue) }
+    func isNull(_ column: Column) -> Bool { row.isNull(offset + column.rawValue) }
     func optionalInteger(_ column: Column) -> Int64? { isNull(column) ? nil : integer(column) }
     func optionalText(_ column: Column) -> String? { isNull(column) ? nil : text(column) }
     func optionalBlob(_ column: Column) -> [UInt8]? { isNull(column) ? nil : blob(column) }

@@ -6,7 +6,7 @@ import SQLiteDatabase
 /// and the decoder all come from here.
 enum PropertiesColumn: Int32, ColumnList {
     case date, dateSource, day, width, height, mediaType, camera, location, duration, codec, motionOffset, motionLength
-    case liveIdentifier, keywords, people, rating, favorite, country, region, city, taken, datedName, contentID
+    case liveIdentifier, keywords, people, rating, favorite, country, region, city, taken, contentID
     /// Selected only: the Live Photo movie a still is paired with (`live_pairs`).
     case pairedMovie
 
@@ -34,7 +34,6 @@ enum PropertiesColumn: Int32, ColumnList {
         case .region: "region"
         case .city: "city"
         case .taken: "taken"
-        case .datedName: "dated_name"
         case .contentID: "content_id"
         case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = properties.photo)"
         }
@@ -43,8 +42,8 @@ enum PropertiesColumn: Int32, ColumnList {
     /// The columns `record` writes, in order.
     static let stored = allCases.filter { $0 != .pairedMovie }
 
-    /// What `properties` stores in this column (`datedName`: its name in its day's folder).
-    func value(_ properties: CatalogStore.Properties, datedName: [UInt8]) -> Database.Value {
+    /// What `properties` stores in this column.
+    func value(_ properties: CatalogStore.Properties) -> Database.Value {
         func integer(_ value: Int?) -> Database.Value { value.map { .integer(Int64($0)) } ?? .null }
         switch self {
         case .date: return .text(properties.date)
@@ -68,7 +67,6 @@ enum PropertiesColumn: Int32, ColumnList {
         case .region: return properties.place?.region.map { .text($0) } ?? .null
         case .city: return properties.place?.city.map { .text($0) } ?? .null
         case .taken: return properties.taken.map { .integer($0) } ?? .null
-        case .datedName: return .blob(datedName)
         case .contentID: return properties.contentID.map { .blob($0.digest) } ?? .null
         case .pairedMovie: return properties.pairedMovie.map { .integer($0) } ?? .null
         }
@@ -90,7 +88,6 @@ enum PropertiesColumn: Int32, ColumnList {
         result.favorite = row.integer(.favorite) != 0
         result.place = row.optionalText(.country).map { Place(country: $0, region: row.optionalText(.region), city: row.optionalText(.city)) }
         result.taken = row.optionalInteger(.taken)
-        result.datedName = row.blob(.datedName)
         result.contentID = row.optionalBlob(.contentID).flatMap(ContentID.init(digest:))
         result.pairedMovie = row.optionalInteger(.pairedMovie)
         return result

@@ -111,13 +111,28 @@ final class ReadConnection: @unchecked Sendable {
         return recent.folders[id]
     }
 
+    /// The view folder `id` if read lately (in a snapshot).
+    func recentViewFolder(_ id: Int64) throws(DatabaseError) -> CatalogStore.ViewFolderRow? {
+        recent.forget(unlessAt: try dataVersion())
+        return recent.viewFolders[id]
+    }
+
+    /// The view member `id` if read lately (in a snapshot).
+    func recentViewMember(_ id: Int64) throws(DatabaseError) -> CatalogStore.ViewMemberRow? {
+        recent.forget(unlessAt: try dataVersion())
+        return recent.viewMembers[id]
+    }
+
     /// Keeps rows read in this snapshot (after the query that read them) for this snapshot and
     /// later ones, while the data version stays.
-    func keep(photos: [CatalogStore.PhotoRow] = [], folders: [CatalogStore.Folder] = []) {
+    func keep(photos: [CatalogStore.PhotoRow] = [], folders: [CatalogStore.Folder] = [],
+              viewFolders: [CatalogStore.ViewFolderRow] = [], viewMembers: [CatalogStore.ViewMemberRow] = []) {
         guard let version = dataVersionWithoutAsking() else { return }
         recent.forget(unlessAt: version)
         for photo in photos { recent.keep(photo: photo) }
         for folder in folders { recent.keep(folder: folder) }
+        for folder in viewFolders { RecentRows.keep(&recent.viewFolders, folder.id, folder) }
+        for member in viewMembers { RecentRows.keep(&recent.viewMembers, member.id, member) }
     }
 
     /// Forgets the rows of earlier snapshots (the connection was opened again: `data_version`
@@ -133,6 +148,8 @@ struct RecentRows {
     private var version: Int64 = -1
     private(set) var photos: [Int64: CatalogStore.PhotoRow] = [:]
     private(set) var folders: [Int64: CatalogStore.Folder] = [:]
+    var viewFolders: [Int64: CatalogStore.ViewFolderRow] = [:]
+    var viewMembers: [Int64: CatalogStore.ViewMemberRow] = [:]
     private static let limit = 4096
 
     /// Empties it if the database changed since its rows were read.
@@ -141,6 +158,14 @@ struct RecentRows {
         version = dataVersion
         photos.removeAll(keepingCapacity: true)
         folders.removeAll(keepingCapacity: true)
+        viewFolders.removeAll(keepingCapacity: true)
+        viewMembers.removeAll(keepingCapacity: true)
+    }
+
+    /// Keeps `row` under `id` in `rows`, emptied first when full.
+    static func keep<Row>(_ rows: inout [Int64: Row], _ id: Int64, _ row: Row) {
+        if rows.count >= limit { rows.removeAll(keepingCapacity: true) }
+        rows[id] = row
     }
 
     mutating func keep(photo: CatalogStore.PhotoRow) {

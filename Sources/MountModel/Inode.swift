@@ -1,3 +1,5 @@
+import Catalog
+
 /// Inode numbers: fixed for the top folders, else made of the row id, the photo's version (files
 /// only), the kind and for a named size its slot, so numbers are stable across remounts and,
 /// since row ids are never reused (AUTOINCREMENT), never given to another node.
@@ -5,9 +7,9 @@
 ///     bits 20-62: row id | bits 4-19: version | bits 2-3: entity | bits 0-1: kind
 ///
 ///     1 root, 2 groups/, 3 thumbnails/, 4 fullscreen/, 5 dates/, 4 + slot: a named size's view
-///     entity 0 (id > 0)  the timeline: kind 0 year (id YYYY), 1 day (id YYYYMMDD), 2 dated asset
-///                        folder (photo id); kind 3 a named size's file: photo id in bits 20-58,
-///                        the size's slot in bits 59-62
+///     entity 0 (id > 0)  the views: kind 0 a view's top folder but dates/ (id: the view's number + 1),
+///                        1 view folder (view_folders id), 2 member (view_members id); kind 3 a
+///                        named size's file: photo id in bits 20-58, the size's slot in bits 59-62
 ///     entity 1           folder id: kind 0 album, 1 poster, 2 a size's view of the album (the
 ///                        slot in bits 4-19: 0 thumbnails/, 2 and up named), 3 fullscreen/'s
 ///     entity 2           photo id, kind 0: asset folder, kind 1: its link in ids/; kind 2 (id 1): ids/
@@ -19,10 +21,10 @@ extension Node {
         case .root: return 1
         case .groups: return 2
         case .view(let size): return size < 2 ? 3 + UInt64(size) : 4 + UInt64(size)
-        case .dates: return 5
-        case .year(let year): return Self.number(Int64(year), entity: 0, kind: 0)
-        case .day(let day): return Self.number(Int64(day), entity: 0, kind: 1)
-        case .datedAsset(let id): return Self.number(id, entity: 0, kind: 2)
+        case .viewTop(.dates): return 5
+        case .viewTop(let view): return Self.number(Int64(view.rawValue) + 1, entity: 0, kind: 0)
+        case .viewFolder(let id): return Self.number(id, entity: 0, kind: 1)
+        case .member(let id): return Self.number(id, entity: 0, kind: 2)
         case .album(let id): return Self.number(id, entity: 1, kind: 0)
         case .poster(let id): return Self.number(id, entity: 1, kind: 1)
         case .viewAlbum(let size, let id):
@@ -50,7 +52,7 @@ extension Node {
         case 1: self = .root
         case 2: self = .groups
         case 3, 4: self = .view(size: Int(inode) - 3)
-        case 5: self = .dates
+        case 5: self = .viewTop(.dates)
         case 6..<(4 + UInt64(RenditionSizes.maximumCount)): self = .view(size: Int(inode) - 4)
         default:
             let id = Int64(inode >> 20), kind = Int(inode & 3), version = Int64((inode >> 4) & 0xFFFF)
@@ -60,7 +62,10 @@ extension Node {
                 let size = Int(inode >> Self.slotShift)
                 guard size >= 2 else { return nil }
                 self = .file(photo: id & Self.slotIDMask, kind: .rendition(size: size), version: version)
-            case 0 where version == 0: self = [.year(Int(id)), .day(Int(id)), .datedAsset(id)][kind]
+            case 0 where version == 0 && kind == 0:
+                guard let view = CatalogView(rawValue: Int(id) - 1), view != .dates else { return nil }
+                self = .viewTop(view)
+            case 0 where version == 0: self = kind == 1 ? .viewFolder(id) : .member(id)
             case 1 where kind == 2 && version != 1: self = .viewAlbum(size: Int(version), album: id)
             case 1 where version == 0 && kind == 0: self = .album(id)
             case 1 where version == 0 && kind == 1: self = .poster(album: id)

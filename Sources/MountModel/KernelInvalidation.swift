@@ -35,15 +35,9 @@ extension MountTree {
         case .assetFiles(let id, let version):
             // The motion file keeps its number (the photo's) when its movie is another: its size goes too.
             return assetFolderEntries(id, names: assetFileNames) + [.inode(Node.file(photo: id, kind: .motion, version: version).inode)]
-        case .dated(let day, let name, let photo):
-            let year = day / 10000
-            return [.entry(parent: Node.day(day).inode, name: name), .inode(Node.day(day).inode),
-                    .entry(parent: Node.year(year).inode, name: MountLayout.dayName(day)), .inode(Node.year(year).inode),
-                    .entry(parent: Node.dates.inode, name: MountLayout.yearName(year)), .inode(Node.dates.inode),
-                    .inode(Node.datedAsset(photo).inode)]
-        case .viewEntry:
-            // Shown once the views' folders are nodes (the read side, next).
-            return []
+        case .viewEntry(let view, let parent, let name):
+            let folder: Node = parent == 0 ? .viewTop(view) : .viewFolder(parent)
+            return [.entry(parent: folder.inode, name: name), .inode(folder.inode)]
         }
     }
 
@@ -55,8 +49,10 @@ extension MountTree {
         [.album(id)] + sizes.map { .viewAlbum(size: $0.slot, album: id) }
     }
 
-    /// Names in both of a photo's asset folders (in its album and in the timeline), and the folders.
+    /// Names in a photo's asset folder, and the folder (its members in the views are told by
+    /// the catalog: `viewEntry` of each, whose folder the kernel then forgets with what it holds).
     private func assetFolderEntries(_ id: Int64, names: [[UInt8]]) -> [Invalidation] {
-        [Node.asset(id), .datedAsset(id)].flatMap { folder in [.inode(folder.inode)] + names.map { .entry(parent: folder.inode, name: $0) } }
+        let folder = Node.asset(id)
+        return [.inode(folder.inode)] + names.map { .entry(parent: folder.inode, name: $0) }
     }
 }

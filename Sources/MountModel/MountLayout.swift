@@ -2,12 +2,29 @@ import Catalog
 import Posix
 
 /// Every name the mount shows, defined once: its top folders, an album's poster, an asset
-/// folder's fixed files, the timeline's folders and the extended attributes. The catalog stores
-/// rows and the names it gives them (albums, assets, dated assets); how they are presented is here.
+/// folder's fixed files and the extended attributes. The catalog stores rows and the names it
+/// gives them (albums, assets, the views' folders and members); how they are presented is here.
 public enum MountLayout {
     public static let groups = Array("groups".utf8)
-    public static let dates = Array("dates".utf8)
     public static let ids = Array("ids".utf8)
+
+    /// A view's top folder: `dates`, `events`, `places`, `people`, `tags`, `favorites`, `videos`.
+    public static func viewName(_ view: CatalogView) -> String {
+        switch view {
+        case .dates: "dates"
+        case .events: "events"
+        case .places: "places"
+        case .people: "people"
+        case .tags: "tags"
+        case .favorites: "favorites"
+        case .videos: "videos"
+        }
+    }
+
+    /// The view whose top folder is called `name`.
+    public static func view(named name: [UInt8]) -> CatalogView? {
+        CatalogView.allCases.first { Array(viewName($0).utf8) == name }
+    }
     /// `groups/<album>/thumbnail.jpg`: an album's poster. No asset is given this name
     /// (`reservedAssetNames`, which the catalog is opened with).
     public static let poster = Array("thumbnail.jpg".utf8)
@@ -19,7 +36,7 @@ public enum MountLayout {
     public static let motionNames = [embeddedMotion, liveMotion]
 
     /// What a named size may not be called: the fixed files of an asset folder and the top folders.
-    public static let reservedSizeNames: Set<String> = ["thumbnail", "fullscreen", "thumbnails", "original", "motion", "groups", "dates", "ids"]
+    public static let reservedSizeNames: Set<String> = Set(["thumbnail", "fullscreen", "thumbnails", "original", "motion", "groups", "ids"] + CatalogView.allCases.map(viewName))
 
     /// The extended attributes: the mount's statistics on its root, and on each asset folder its
     /// source path, why it is broken, and its properties (`propertyAttribute`).
@@ -57,30 +74,4 @@ public enum MountLayout {
     /// A size view's file for asset `name`: `<asset>.jpg`, fitted like any name (the end, `.jpg`,
     /// is what stays), so an asset name of 252 to 255 bytes still gives a name that fits.
     public static func viewFileName(_ assetName: [UInt8]) -> [UInt8] { Naming.fitted(assetName + viewFileSuffix) }
-
-    // MARK: The timeline's folders
-
-    /// `2024`.
-    public static func yearName(_ year: Int) -> [UInt8] { Array(pad(year, 4).utf8) }
-    /// `2024-01-15` for 20240115.
-    public static func dayName(_ day: Int) -> [UInt8] { Array((pad(day / 10000, 4) + "-" + pad(day / 100 % 100, 2) + "-" + pad(day % 100, 2)).utf8) }
-
-    private static func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
-    }
-
-    /// The year a name of `dates/` stands for (exactly as `yearName` writes it).
-    static func year(named name: [UInt8]) -> Int? {
-        guard name.count == 4, let year = Int(String(decoding: name, as: UTF8.self)), yearName(year) == name else { return nil }
-        return year
-    }
-
-    /// The day a name in year `year`'s folder stands for.
-    static func day(named name: [UInt8], inYear year: Int) -> Int? {
-        guard name.count == 10, name.starts(with: yearName(year)) else { return nil }
-        let digits = name.filter { $0 != 0x2D }
-        guard let day = Int(String(decoding: digits, as: UTF8.self)), dayName(day) == name else { return nil }
-        return day
-    }
 }

@@ -1,3 +1,4 @@
+import Catalog
 import Renditions
 
 /// What a mount shows, beyond the source tree itself.
@@ -9,6 +10,8 @@ public struct MountOptions: Sendable, Equatable {
     /// Show NAS and OS housekeeping folders (`@eaDir`, `#recycle`, ...) as albums too.
     public var showsHousekeeping = false
     public var brokenPhotos = BrokenPhotos.placeholder
+    /// The views shown at the top beside `groups/` (`-o views=`; all by default).
+    public var views = Set(CatalogView.allCases)
 
     /// What a rendition of a photo that cannot be rendered shows.
     public enum BrokenPhotos: String, Sendable, CaseIterable {

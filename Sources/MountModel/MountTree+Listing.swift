@@ -6,12 +6,7 @@ extension MountTree {
     public func entries(of node: Node, after cookie: Int64, limit: Int, in catalog: borrowing CatalogSnapshot) -> [Entry]? {
         switch node {
         case .root:
-            // groups, the views, dates (cookies 1, 2…, and 4 for dates where it always was), ids last.
-            let views = sizes.all.map { Entry(name: $0.viewName, node: .view(size: $0.slot), cookie: $0.slot < 2 ? Int64($0.slot + 2) : Int64($0.slot + 3)) }
-            let all = [Entry(name: MountLayout.groups, node: .groups, cookie: 1)] + views.prefix(2)
-                + [Entry(name: MountLayout.dates, node: .dates, cookie: 4)] + views.dropFirst(2)
-                + [Entry(name: MountLayout.ids, node: .ids, cookie: Int64(RenditionSizes.maximumCount + 4))]
-            return all.filter { $0.cookie > cookie }
+            return topEntries.filter { $0.cookie > cookie }
         case .groups, .view:
             return catalog.albums(after: cookie, limit: limit).map { folder in
                 let child: Node = if case .view(let size) = node { .viewAlbum(size: size, album: folder.id) } else { .album(folder.id) }
@@ -28,24 +23,36 @@ extension MountTree {
                 Entry(name: MountLayout.viewFileName($0.assetName), node: .viewFile(size: size, photo: $0.id, version: Node.shownVersion($0.version)),
                       cookie: $0.id)
             }
-        case .dates:
-            return catalog.years(after: Int(max(0, cookie)), limit: limit).map { Entry(name: MountLayout.yearName($0), node: .year($0), cookie: Int64($0)) }
-        case .year(let year):
-            return catalog.days(inYear: year, after: Int(max(0, cookie)), limit: limit).map {
-                Entry(name: MountLayout.dayName($0), node: .day($0), cookie: Int64($0))
-            }
-        case .day(let day):
-            return catalog.datedPhotos(onDay: day, after: cookie, limit: limit).map { Entry(name: $0.name, node: .datedAsset($0.id), cookie: $0.id) }
-        case .asset(let id), .datedAsset(let id):
-            guard let row = catalog.photo(id) else { return [] }
+        case .viewTop(let view):
+            return viewEntries(of: .top(view), after: cookie, limit: limit, in: catalog)
+        case .viewFolder(let id):
+            return viewEntries(of: .folder(id), after: cookie, limit: limit, in: catalog)
+        case .asset, .member:
+            guard let row = photo(for: node, in: catalog) else { return [] }
             return files(of: row, in: catalog).enumerated().map { index, file in
-                Entry(name: file.name, node: .file(photo: id, kind: file.kind, version: Node.shownVersion(row.version)), cookie: Int64(index + 1))
+                Entry(name: file.name, node: .file(photo: row.id, kind: file.kind, version: Node.shownVersion(row.version)), cookie: Int64(index + 1))
             }.filter { $0.cookie > cookie }
         case .ids:
             return []  // every id is found by its name, none listed (`Node.ids`)
         case .poster, .file, .viewFile, .idLink:
             return nil
         }
+    }
+
+    /// The root's folders: groups, the size views and the views shown (cookies 1, 2…: 4 for dates
+    /// where it always was, 20 and up for the other views).
+    public var topEntries: [Entry] {
+        let sizeViews = sizes.all.map { Entry(name: $0.viewName, node: .view(size: $0.slot), cookie: $0.slot < 2 ? Int64($0.slot + 2) : Int64($0.slot + 3)) }
+        let shownViews = CatalogView.allCases.filter(views.contains).map {
+            Entry(name: Array(MountLayout.viewName($0).utf8), node: .viewTop($0), cookie: $0 == .dates ? 4 : 20 + Int64($0.rawValue))
+        }
+        // ids/ last, after the views' cookies (20 + the view's number).
+        let ids = Entry(name: MountLayout.ids, node: .ids, cookie: 40)
+        return ([Entry(name: MountLayout.groups, node: .groups, cookie: 1)] + sizeViews + shownViews + [ids]).sorted { $0.cookie < $1.cookie }
+    }
+
+    private func viewEntries(of folder: CatalogStore.ViewParent, after cookie: Int64, limit: Int, in catalog: borrowing CatalogSnapshot) -> [Entry] {
+        catalog.viewEntries(of: folder, after: cookie, limit: limit).map { Entry(name: $0.name, node: Self.node($0), cookie: $0.cookie) }
     }
 
     /// The files of a photo's asset folder, in listing order: the sizes, the original, and

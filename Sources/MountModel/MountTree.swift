@@ -3,14 +3,19 @@ import PhotoSource
 
 /// The virtual tree over the catalog's rows: `groups/<album>/<asset>/{<size>.jpg,original.*}`, a
 /// view per size (`thumbnails/<album>/<asset>.jpg`, `fullscreen/…`, any named size's) of the same
-/// files, the timeline `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` of the same files, and `ids/<id>`,
-/// links to asset folders by content id. Every name is resolved here and only here; the catalog
-/// answers with rows, read through the snapshot each function is given (`in catalog`): the
-/// caller decides which reads share one state.
+/// files, the views (`dates/<YYYY>/<YYYY-MM-DD>/<asset>/`, `tags/…`: `CatalogView`) whose
+/// member asset folders hold the same files, and `ids/<id>`, links to asset folders by content id.
+/// Every name is resolved here and only here; the catalog answers with rows, read through the
+/// snapshot each function is given (`in catalog`): the caller decides which reads share one state.
 public struct MountTree: Sendable {
     public let sizes: RenditionSizes
+    /// The views shown (`-o views=`).
+    public let views: Set<CatalogView>
 
-    public init(sizes: RenditionSizes) { self.sizes = sizes }
+    public init(sizes: RenditionSizes, views: Set<CatalogView> = Set(CatalogView.allCases)) {
+        self.sizes = sizes
+        self.views = views
+    }
 
     /// One entry of a folder listing, with the cookie that continues the listing after it.
     public struct Entry: Sendable, Equatable {
@@ -24,19 +29,18 @@ public struct MountTree: Sendable {
     public func node(forInode inode: UInt64, in catalog: borrowing CatalogSnapshot) -> Node? {
         guard let node = Node(inode: inode), shows(node) else { return nil }
         switch node {
-        case .root, .groups, .view, .dates, .ids: return node
+        case .root, .groups, .view, .ids: return node
+        case .viewTop(let view): return views.contains(view) ? node : nil
         case .idLink(let id):
             return catalog.photo(id) == nil ? nil : node
         case .album(let id), .poster(let id), .viewAlbum(_, let id):
             return (catalog.folder(id)?.photoCount ?? 0) > 0 ? node : nil
         case .asset(let id):
             return catalog.photo(id) == nil ? nil : node
-        case .year(let year):
-            return catalog.years(after: year - 1, limit: 1).first == year ? node : nil
-        case .day(let day):
-            return catalog.days(inYear: day / 10000, after: day - 1, limit: 1).first == day ? node : nil
-        case .datedAsset(let id):
-            return catalog.day(ofPhoto: id) == nil ? nil : node
+        case .viewFolder(let id):
+            return catalog.viewFolder(id).map { views.contains($0.view) } == true ? node : nil
+        case .member(let id):
+            return catalog.viewMember(id).map { views.contains($0.folder.view) } == true ? node : nil
         case .file(let id, _, let version), .viewFile(_, let id, let version):
             guard let row = catalog.photo(id) else { return nil }
             return Node.shownVersion(row.version) == version || catalog.retiredPhoto(id, version: version) != nil ? node : nil
@@ -54,7 +58,8 @@ public struct MountTree: Sendable {
     /// The photo a file or asset folder shows: its current row, or the remembered row of an earlier version.
     public func photo(for node: Node, in catalog: borrowing CatalogSnapshot) -> CatalogStore.PhotoRow? {
         switch node.canonical {
-        case .asset(let id), .datedAsset(let id), .idLink(let id): return catalog.photo(id)
+        case .asset(let id), .idLink(let id): return catalog.photo(id)
+        case .member(let id): return catalog.viewMember(id)?.photo
         case .file(let id, _, let version):
             guard let row = catalog.photo(id) else { return nil }
             return Node.shownVersion(row.version) == version ? row : catalog.retiredPhoto(id, version: version)
@@ -66,10 +71,9 @@ public struct MountTree: Sendable {
     /// is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
     public func parent(of node: Node, in catalog: borrowing CatalogSnapshot) -> Node? {
         switch node {
-        case .root, .groups, .view, .dates, .ids: return .root
-        case .year: return .dates
-        case .day(let day): return .year(day / 10000)
-        case .datedAsset(let id): return catalog.day(ofPhoto: id).map { .day($0) }
+        case .root, .groups, .view, .viewTop, .ids: return .root
+        case .viewFolder(let id): return catalog.viewFolder(id).map { $0.parent == 0 ? .viewTop($0.view) : .viewFolder($0.parent) }
+        case .member(let id): return catalog.viewMember(id).map { $0.folder.id == 0 ? .viewTop($0.folder.view) : .viewFolder($0.folder.id) }
         case .album: return .groups
         case .viewAlbum(let size, _): return .view(size: size)
         case .asset(let id): return catalog.photo(id).map { .album($0.folder) }
@@ -88,7 +92,7 @@ public struct MountTree: Sendable {
         switch parent {
         case .root:
             if name == MountLayout.groups { return .groups }
-            if name == MountLayout.dates { return .dates }
+            if let view = MountLayout.view(named: name) { return views.contains(view) ? .viewTop(view) : nil }
             if name == MountLayout.ids { return .ids }
             return sizes.size(viewNamed: name).map { .view(size: $0.slot) }
         case .groups:
@@ -102,16 +106,13 @@ public struct MountTree: Sendable {
             return catalog.photo(inFolder: id, fittedName: name, suffix: MountLayout.viewFileSuffix).map {
                 .viewFile(size: size, photo: $0.id, version: Node.shownVersion($0.version))
             }
-        case .dates:
-            return MountLayout.year(named: name).flatMap { year in catalog.years(after: year - 1, limit: 1).first == year ? .year(year) : nil }
-        case .year(let year):
-            return MountLayout.day(named: name, inYear: year).flatMap { day in
-                catalog.days(inYear: year, after: day - 1, limit: 1).first == day ? .day(day) : nil
-            }
-        case .day(let day):
-            return catalog.datedPhoto(onDay: day, named: name).map { .datedAsset($0) }
-        case .asset(let id), .datedAsset(let id):
-            guard let row = catalog.photo(id) else { return nil }
+        case .viewTop(let view):
+            return catalog.viewEntry(in: .top(view), named: name).map(Self.node)
+        case .viewFolder(let id):
+            return catalog.viewEntry(in: .folder(id), named: name).map(Self.node)
+        case .asset, .member:
+            guard let row = photo(for: parent, in: catalog) else { return nil }
+            let id = row.id
             let version = Node.shownVersion(row.version)
             if let size = sizes.size(fileNamed: name) { return .file(photo: id, kind: .rendition(size: size.slot), version: version) }
             if name == row.photo.originalFileName { return .file(photo: id, kind: .original, version: version) }
@@ -122,6 +123,14 @@ public struct MountTree: Sendable {
             return ContentID(text: name).flatMap { catalog.photo(withContentID: $0) }.map { .idLink($0) }
         case .poster, .file, .viewFile, .idLink:
             return nil
+        }
+    }
+
+    /// The node of an entry of a view's folder.
+    static func node(_ entry: CatalogStore.ViewEntry) -> Node {
+        switch entry {
+        case .folder(let row): return .viewFolder(row.id)
+        case .member(let row): return .member(row.id)
         }
     }
 }

@@ -1,3 +1,5 @@
+import Catalog
+
 /// A file or folder of the mount, named by catalog row ids (stable across remounts) and, for a
 /// size's files and views, the size's slot in the mount's `RenditionSizes`.
 public enum Node: Hashable, Sendable {
@@ -18,15 +20,13 @@ public enum Node: Hashable, Sendable {
     case file(photo: Int64, kind: FileKind, version: Int64)
     /// `thumbnails/<album>/<asset>.jpg`: the same file as the asset folder's `thumbnail.jpg`.
     case viewFile(size: Int, photo: Int64, version: Int64)
-    /// `dates/`: the timeline, every photo whose date is known under the day it was taken.
-    case dates
-    /// `dates/<YYYY>/`.
-    case year(Int)
-    /// `dates/<YYYY>/<YYYY-MM-DD>/` (by the day as a number, YYYYMMDD).
-    case day(Int)
-    /// `dates/<YYYY>/<YYYY-MM-DD>/<asset>/` (by photo id): a folder of its own (the kernel
-    /// aliases no directories) holding the asset folder's files (the same inodes).
-    case datedAsset(Int64)
+    /// A view's top folder: `dates/`, `events/`, `places/`, `people/`, `tags/`, `favorites/`, `videos/`.
+    case viewTop(CatalogView)
+    /// A folder of a view (by view_folders id): `dates/2024/`, `tags/Travel/Norway/`.
+    case viewFolder(Int64)
+    /// A member asset folder of a view (by view_members id): a folder of its own (the kernel
+    /// aliases no directories) holding its photo's asset folder's files (the same inodes).
+    case member(Int64)
     /// `ids/`: asset folders by content id. It lists nothing: a listing of every id (a million
     /// names) serves no one, and every id is found by its name.
     case ids
@@ -36,7 +36,7 @@ public enum Node: Hashable, Sendable {
 
     public var isDirectory: Bool {
         switch self {
-        case .root, .groups, .view, .album, .viewAlbum, .asset, .dates, .year, .day, .datedAsset, .ids: return true
+        case .root, .groups, .view, .album, .viewAlbum, .asset, .viewTop, .viewFolder, .member, .ids: return true
         case .poster, .file, .viewFile, .idLink: return false
         }
     }
@@ -61,21 +61,29 @@ public enum Node: Hashable, Sendable {
         return self
     }
 
-    /// Whether it shows no photo of its own: the root, the views' and the timeline's folders
-    /// (every user may reach them; the rest is checked against SOURCE).
+    /// Whether it shows no photo of its own: the root, the size views' and the views' top folders
+    /// (every user may reach them; the rest is checked against SOURCE, a view's folder by the
+    /// photos it holds).
     public var showsNoPhoto: Bool {
         switch self {
-        case .root, .groups, .view, .dates, .year, .day, .ids: return true
-        case .album, .viewAlbum, .poster, .asset, .datedAsset, .file, .viewFile, .idLink: return false
+        case .root, .groups, .view, .viewTop, .ids: return true
+        case .album, .viewAlbum, .poster, .asset, .viewFolder, .member, .file, .viewFile, .idLink: return false
         }
     }
 
-    /// The photo an asset folder (in its album or under dates/) shows; nil for any other node.
-    public var assetPhoto: Int64? {
+    /// Whether it is an asset folder: in its album, or a view's member.
+    public var isAssetFolder: Bool {
         switch self {
-        case .asset(let photo), .datedAsset(let photo): return photo
-        default: return nil
+        case .asset, .member: return true
+        default: return false
         }
+    }
+
+    /// The photo an asset folder of its album shows; nil for any other node (a view's member
+    /// needs its row read: `MountTree.photo(for:)`).
+    public var assetPhoto: Int64? {
+        if case .asset(let photo) = self { return photo }
+        return nil
     }
 
     /// The part of a photo's version its files' inode numbers carry: a changed photo's files are

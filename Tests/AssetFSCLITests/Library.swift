@@ -52,9 +52,9 @@ struct Library {
 
     /// Every path `find MOUNT` must print, MOUNT itself included.
     func expectedPaths(mount: [UInt8]) -> Set<[UInt8]> {
-        // dates/ is filled in the background as dates are read: `findArguments` leaves its inside out;
+        // The views are filled in the background as properties are read: `findArguments` leaves their inside out;
         // ids/ lists nothing.
-        var paths: Set<[UInt8]> = [mount, mount / "groups", mount / "thumbnails", mount / "fullscreen", mount / "dates", mount / "ids"]
+        var paths: Set<[UInt8]> = Set([mount, mount / "groups", mount / "thumbnails", mount / "fullscreen", mount / "ids"] + Self.views.map { mount / $0 })
         for album in albums {
             let folder = mount / "groups" / album.name
             paths.insert(folder)
@@ -72,9 +72,13 @@ struct Library {
         return paths
     }
 
-    /// `find MOUNT … -print0` without what is inside dates/ (PropertiesTests checks that).
+    /// The views' top folders (MountLayout.viewName of every CatalogView).
+    static let views = ["dates", "events", "places", "people", "tags", "favorites", "videos"]
+
+    /// `find MOUNT … -print0` without what is inside the views (PropertiesTests and ViewsMountTests check that).
     static func findArguments(_ point: String, _ tests: [String] = []) -> [String] {
-        [point, "-path", point + "/dates/*", "-prune", "-o"] + tests + ["-print0"]
+        [point, "(", "-path", point + "/dates/*"] + views.dropFirst().flatMap { ["-o", "-path", point + "/\($0)/*"] } + [")", "-prune", "-o"]
+            + tests + ["-print0"]
     }
 
     /// Every rendition file in the mount (posters included) with the sample it shows and its kind.

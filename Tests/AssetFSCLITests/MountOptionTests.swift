@@ -11,7 +11,7 @@ import Testing
     static let examples: [String: String] = [
         "cache": "/var/cache/pictures.sqlite", "cache_size": "2G", "decode_memory": "64M", "thumbnail_size": "300",
         "fullscreen_size": "2560", "sizes": "medium:1024", "quality": "70", "follow_symlinks": "",
-        "show_housekeeping": "", "broken": "error", "log": "/var/log/assetfs.log", "recheck": "30",
+        "show_housekeeping": "", "broken": "error", "views": "dates+favorites", "log": "/var/log/assetfs.log", "recheck": "30",
     ]
 
     @Test func everyOptionIsAppliedAndDocumented() throws {
@@ -37,6 +37,13 @@ import Testing
         #expect(defaults.mount.quality == RenditionSpec.defaultQuality && defaults.cacheSize == 1 << 30)
         #expect(Help.text.contains("longest side 256 px") && Help.text.contains("longest side 1920 px"))
         #expect(RenderCommand.usage.contains("(default 256)") && RenderCommand.usage.contains("(default 85)"))
+    }
+
+    /// `-o views=` takes view names joined by + (none: groups/ alone) and refuses others.
+    @Test func viewsAreChosenByName() throws {
+        #expect(try Configuration(options: [("views", "dates+favorites")]).mount.views == [.dates, .favorites])
+        #expect(try Configuration(options: [("views", "none")]).mount.views.isEmpty)
+        #expect(throws: UsageError.self) { try Configuration(options: [("views", "dates+groups")]) }
     }
 
     /// A size's range is RenditionSizes' for every way of giving it (thumbnail_size was capped

@@ -160,8 +160,9 @@ extension Mounted {
                 while access(String(decoding: motion, as: UTF8.self), F_OK) != 0 && Date() < deadline { usleep(100_000) }
                 Self.waitForDates(mount, assets: 2)
                 let seed = AssetFS.run(["thumbnails", mount.point], environment: Self.environment(cache: cache))
-                // The poster; per asset thumbnail.jpg, fullscreen.jpg, original.* (in groups/ and dates/) and two view files; motion.mp4 twice.
-                #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote 19, already valid 0, no picture 0, failed 0"), "\(seed.out) \(seed.err)")
+                // The poster; per asset thumbnail.jpg, fullscreen.jpg, original.* (in groups/ and dates/, the clip's in videos/ too)
+                // and two view files; motion.mp4 twice.
+                #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote 22, already valid 0, no picture 0, failed 0"), "\(seed.out) \(seed.err)")
                 let stats = try mount.stats()
                 #expect(stats.renders == 2, "posters and thumbnails only: \(stats)")
                 let files = [mount.groups / "Phone" / "clip" / "original.mp4", mount.groups / "Phone" / "clip" / "thumbnail.jpg",

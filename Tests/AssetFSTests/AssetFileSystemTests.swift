@@ -271,7 +271,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg", "A/two.jpg": "orientation/Landscape_6.jpg"])
         let fs = try fixture.fileSystem()
         let root = try fs.list(1).get().map { String(decoding: $0.name, as: UTF8.self) }
-        #expect(root == ["groups", "thumbnails", "fullscreen", "dates", "ids"])
+        #expect(root == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos", "ids"])
         let view = try fs.lookupPath("thumbnails/A").get()
         #expect(try fs.list(view.inode).get().map { String(decoding: $0.name, as: UTF8.self) } == ["one.jpg", "two.jpg"])
         #expect(fs.renders == 0)  // listing renders nothing
@@ -475,5 +475,39 @@ struct PipelineUseClock {
         let poster = wait { fs.lookup(parent: try! fs.lookupPath("groups/Secret").get().inode, name: Array("thumbnail.jpg".utf8),
                                       as: stranger, completion: $0) }
         #expect(poster.map(\.inode) == .failure(.permissionDenied))
+    }
+
+    /// A view's folder is shown to another user only if it holds a photo they may read (its name,
+    /// a person or a place, says something of the photos); a member only if its photo is theirs.
+    @Test func aViewsFoldersShowOthersOnlyWhatTheyMayRead() throws {
+        let fixture = Fixture(["Open/open.jpg": "orientation/Landscape_1.jpg", "Secret/secret.jpg": "orientation/Landscape_6.jpg"])
+        _ = system("chmod -R go+rX '\(fixture.folder)'")
+        _ = fixture.source.appending(FilePath("Secret")).withCString { chmod($0, 0o700) }
+        let fs = try fixture.fileSystem()
+        fs.readPendingProperties()
+        let rows = fs.catalog.read { catalog in
+            ["Open", "Secret"].compactMap { catalog.album(named: Array($0.utf8)) }.flatMap { catalog.photos(inFolder: $0.id, after: 0, limit: 10) }
+        }
+        let people = ["open.jpg": ["Anna", "Bo"], "secret.jpg": ["Anna", "Carl"]]
+        try fs.catalog.record(rows.compactMap { row in
+            fs.catalog.read { $0.properties(ofPhoto: row.id) }.map { read in
+                var properties = read
+                (properties.people, properties.rating) = (people[String(decoding: row.photo.fileName, as: UTF8.self)] ?? [], 5)
+                return (photo: row, properties: properties)
+            }
+        })
+        func names(_ path: String, as caller: Credentials) throws -> [String] {
+            try fs.list(fs.lookupPath(path).get().inode, after: 0, limit: 1000, as: caller).get().map { String(decoding: $0.name, as: UTF8.self) }.sorted()
+        }
+        #expect(try names("people", as: .ofThisProcess) == ["Anna", "Bo", "Carl"])
+        #expect(try names("people", as: stranger) == ["Anna", "Bo"], "Carl is only in the secret photo")
+        #expect(try names("people/Anna", as: stranger) == ["open"])
+        #expect(try names("favorites", as: stranger) == ["open"])
+        let carl = try fs.lookupPath("people/Carl").get()
+        #expect(wait { fs.getattr(carl.inode, as: stranger, completion: $0) }.map(\.inode) == .failure(.permissionDenied))
+        let top = try fs.lookupPath("people").get()
+        #expect(wait { fs.lookup(parent: top.inode, name: Array("Carl".utf8), as: stranger, completion: $0) }.map(\.inode) == .failure(.permissionDenied))
+        let member = try fs.lookupPath("people/Anna/secret").get()
+        #expect(fs.access(member.inode, R_OK, as: stranger) == .permissionDenied)
     }
 }

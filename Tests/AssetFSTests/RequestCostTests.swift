@@ -1,5 +1,6 @@
 import Catalog
 import Glibc
+import MountModel
 import Posix
 import SQLiteDatabase
 import Testing
@@ -96,6 +97,63 @@ import Testing
         print("statements per page of groups/Album (poster and 3 assets, 2 a page, then the empty page): \(pages)")
         #expect(pages.count == 3, "\(pages)")
         #expect(pages.allSatisfy { (1...2).contains($0) }, "\(pages)")
+    }
+
+    /// Every view (issue 31): an uncached LOOKUP is one statement per level of view folders and
+    /// members (a member's reads its photo's row with it: a file under it costs only the check
+    /// that rows kept are current, as under groups/), a view's top none, and a READDIRPLUS page
+    /// of a view's folder, its entries' attributes (link counts) included, one or two.
+    @Test func everyViewCostsAStatementPerLookupLevelAndPerListingPage() throws {
+        let fixture = Fixture(["Album/a.jpg": "orientation/Landscape_1.jpg", "Album/b.jpg": "orientation/Landscape_3.jpg",
+                               "Album/clip.mp4": "video/hevc_small.mp4"])
+        let fs = try fixture.fileSystem()
+        fs.readPendingProperties()
+        let album = try #require(fs.catalog.read { $0.album(named: Array("Album".utf8)) })
+        let rows = fs.catalog.read { $0.photos(inFolder: album.id, after: 0, limit: 10) }
+        let batch = rows.compactMap { row in
+            fs.catalog.read { $0.properties(ofPhoto: row.id) }.map { read in
+                var properties = read
+                (properties.rating, properties.keywords, properties.people) = (5, [["Travel", "Norway"]], ["Anna"])
+                properties.place = Place(country: "Norway", region: "Vestland", city: "Bergen")
+                return (photo: row, properties: properties)
+            }
+        }
+        #expect(batch.count == 3)
+        try fs.catalog.record(batch)
+        for view in CatalogView.allCases where view != .events {
+            // The way down to a member's thumbnail, found by listing.
+            var path = [MountLayout.viewName(view)], inode = try fs.lookupPath(path[0]).get().inode
+            while let first = try fs.list(inode).get().first, first.name != Array("thumbnail.jpg".utf8) {
+                path.append(String(decoding: first.name, as: UTF8.self))
+                inode = first.inode
+            }
+            path.append("thumbnail.jpg")
+            try fs.catalog.markComplete()  // a commit: every row read so far is read again
+            var steps: [Int] = []
+            inode = 1
+            for name in path {
+                steps.append(Self.statements(fs) {
+                    inode = (try? wait { fs.lookup(parent: inode, name: Array(name.utf8), as: .ofThisProcess, completion: $0) }.get().inode) ?? 0
+                })
+            }
+            print("statements per LOOKUP of \(path.joined(separator: "/")): \(steps)")
+            #expect(inode != 0 && steps.first == 0 && steps.dropFirst().allSatisfy { $0 == 1 }, "\(path): \(steps)")
+            // Each folder on the way (the member's too) listed with its entries' attributes.
+            for depth in 1..<path.count {
+                let folder = try fs.lookupPath(path.prefix(depth).joined(separator: "/")).get().inode
+                try fs.catalog.markComplete()
+                var described = 0
+                let used = Self.statements(fs) {
+                    _ = fs.request(preparing: folder) { (catalog) -> Result<Int, Errno> in
+                        fs.list(folder, after: 0, limit: 100, as: .ofThisProcess, in: catalog).map { entries in
+                            described = entries.compactMap { fs.attributesWithoutRendering($0.inode, as: .ofThisProcess, in: catalog) }.count
+                            return entries.count
+                        }
+                    }
+                }
+                #expect(described > 0 && used <= 2, "\(path.prefix(depth)): \(used) statements")
+            }
+        }
     }
 
     /// Rows kept across requests are read again once anyone commits: a photo replaced in SOURCE

@@ -37,7 +37,7 @@ extension ScratchCatalog {
                 result.append("\(name) <- \(text(row.photo.fileName)) \(names(asset)) \(properties?.date ?? "-") \(properties?.location ?? "-")")
             }
         }
-        for year in names(.dates) {
+        for year in names(.viewTop(.dates)) {
             for day in names(node("dates/\(year)")!) {
                 result.append("dates/\(year)/\(day): \(names(node("dates/\(year)/\(day)")!).sorted())")
             }
@@ -148,7 +148,8 @@ struct SeededGenerator: RandomNumberGenerator {
         #expect(broken.contains(.inode(asset.inode)))
         let version = try #require(catalog.store.read { catalog.tree.photo(for: asset, in: $0) }).version
         #expect(broken.contains(.inode(Node.file(photo: still, kind: .motion, version: version).inode)), "its attributes (size) too")
-        #expect(broken.contains(.entry(parent: Node.datedAsset(still).inode, name: Array("motion.mov".utf8))))
+        // Its member under dates/ is forgotten with what it holds (it leaves, a new version).
+        #expect(broken.contains(.entry(parent: catalog.node("dates/2021/2021-04-11")?.inode ?? 0, name: Array("IMG_0020".utf8))))
         #expect(!catalog.names(asset).contains("motion.mov"))
     }
 
@@ -178,9 +179,10 @@ struct SeededGenerator: RandomNumberGenerator {
         let properties = try #require(catalog.store.read { $0.properties(ofPhoto: still.id) })
         #expect(properties.date == "2021-04-11T00:00:01-07:00")
         #expect(properties.location == Self.movie.location)
-        #expect(catalog.names(.year(2021)) == ["2021-04-11"], "a day made only by the hidden MOV")
+        let year = try #require(catalog.node("dates/2021"))
+        #expect(catalog.names(year) == ["2021-04-11"], "a day made only by the hidden MOV")
         #expect(catalog.node("dates/2021/2021-04-10") == nil)
-        #expect(invalidations.contains(.entry(parent: Node.year(2021).inode, name: Array("2021-04-10".utf8))))
+        #expect(invalidations.contains(.entry(parent: year.inode, name: Array("2021-04-10".utf8))))
         try catalog.apply("L", ["IMG_0020.HEIC"])
         #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.map(\.id) == [still.id])
         try catalog.record(Self.folder)

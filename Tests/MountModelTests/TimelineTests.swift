@@ -20,60 +20,64 @@ extension ScratchCatalog {
 }
 
 @Suite struct TimelineTests {
-    @Test func timelineNodesRoundTripThroughInodeNumbers() {
-        for node in [Node.dates, .year(2024), .day(20240115), .datedAsset(7), .datedAsset(1 << 40)] {
-            #expect(Node(inode: node.inode) == node, "\(node)")
-            #expect(node.isDirectory)
-        }
-        // Distinct from every other node of the same ids.
-        let others: [Node] = [.album(2024), .asset(7), .poster(album: 7), .file(photo: 7, kind: .rendition(size: 0), version: 0), .root, .groups]
-        #expect(Set(others.map(\.inode)).isDisjoint(with: [Node.year(2024).inode, Node.datedAsset(7).inode, Node.dates.inode]))
-    }
-
     @Test func photosAppearUnderTheirDayWithUniqueStableNames() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
         try catalog.apply("B", ["IMG_1.jpg", "x.jpg"])
         #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.count == 4)
-        #expect(catalog.names(.dates).isEmpty)
+        #expect(catalog.names(.viewTop(.dates)).isEmpty)
         // Dated one by one, as the background reader would: A's IMG_1 first.
         let invalidations = try catalog.date(["IMG_1.jpg": 20240115, "IMG_2.jpg": 20240115, "x.jpg": 20231231])
-        #expect(invalidations.contains(.inode(Node.dates.inode)))
-        #expect(invalidations.contains(.entry(parent: Node.year(2024).inode, name: Array("2024-01-15".utf8))))
+        let year = try #require(catalog.node("dates/2024"))
+        let day = try #require(catalog.node("dates/2024/2024-01-15"))
+        #expect(invalidations.contains(.inode(Node.viewTop(.dates).inode)))
+        #expect(invalidations.contains(.entry(parent: year.inode, name: Array("2024-01-15".utf8))))
         #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.isEmpty)
-        #expect(catalog.names(.dates) == ["2023", "2024"])
-        #expect(catalog.names(.year(2024)) == ["2024-01-15"])
-        #expect(catalog.names(.day(20240115)) == ["IMG_1", "IMG_2", "IMG_1 (2)"])
+        #expect(catalog.names(.viewTop(.dates)).sorted() == ["2023", "2024"], "in the order they were made")
+        #expect(catalog.names(year) == ["2024-01-15"])
+        #expect(catalog.names(day) == ["IMG_1", "IMG_2", "IMG_1 (2)"])
         let b1 = try #require(catalog.node("dates/2024/2024-01-15/IMG_1 (2)"))
-        #expect(catalog.store.read { catalog.tree.parent(of: b1, in: $0) } == .day(20240115))
-        #expect(catalog.store.read { catalog.tree.photo(for: b1, in: $0) }?.photo.relativePath == FilePath("B/IMG_1.jpg"))
+        #expect(catalog.parent(b1) == day && catalog.parent(day) == year && catalog.parent(year) == .viewTop(.dates))
+        #expect(catalog.photo(b1)?.photo.relativePath == FilePath("B/IMG_1.jpg"))
         #expect(catalog.names(b1) == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg"])
         // The files are the asset folder's own.
         #expect(catalog.node("dates/2024/2024-01-15/IMG_1 (2)/original.jpg") == catalog.node("groups/B/IMG_1/original.jpg"))
-        #expect(catalog.store.read { catalog.tree.node(forInode: b1.inode, in: $0) } == b1)
-        #expect(catalog.store.read { catalog.tree.node(forInode: Node.year(2025).inode, in: $0) } == nil)
+        #expect(catalog.node(forInode: b1.inode) == b1)
         #expect(catalog.node("dates/2024/2024-1-15") == nil && catalog.node("dates/24") == nil)
+        // Link counts from the rows: 2 + subfolders + members.
+        guard case .viewFolder(let dayID) = day, case .viewFolder(let yearID) = year else { Issue.record("\(day) \(year)"); return }
+        #expect(catalog.viewFolder(dayID).map { ($0.folders, $0.members) } ?? (-1, -1) == (0, 3))
+        #expect(catalog.viewFolder(yearID).map { ($0.folders, $0.members) } ?? (-1, -1) == (1, 0))
 
         // A's IMG_1 goes: B's keeps its name.
-        try catalog.apply("A", ["IMG_2.jpg"])
-        #expect(catalog.names(.day(20240115)) == ["IMG_2", "IMG_1 (2)"])
+        let gone = try catalog.invalidations(catalog.apply("A", ["IMG_2.jpg"]))
+        #expect(gone.contains(.entry(parent: day.inode, name: Array("IMG_1".utf8))) && gone.contains(.inode(day.inode)))
+        #expect(catalog.names(day) == ["IMG_2", "IMG_1 (2)"])
         // Across a reopen, nothing is read again.
         try catalog.reopen()
         #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 100) }.isEmpty)
-        #expect(catalog.names(.day(20240115)) == ["IMG_2", "IMG_1 (2)"])
+        #expect(catalog.names(day) == ["IMG_2", "IMG_1 (2)"])
         let counts = catalog.store.read { $0.dateCounts() }
         #expect(counts[.exifOriginal] == 3 && counts[.modificationTime] == nil, "three dated by EXIF DateTimeOriginal, none by mtime")
     }
 
     /// Thousands of IMG_0001s on one day (many cameras, many imports): each gets the next free
     /// ` (N)` at once, not after trying every N taken before (which made dating a million photos crawl).
-    @Test func manyEqualNamesOnOneDayAreNumberedInTurn() throws {
+    /// Listed by pages, the cookies continue where the page ended.
+    @Test func manyEqualNamesOnOneDayAreNumberedInTurnAndListedByPages() throws {
         let catalog = try ScratchCatalog()
         for folder in 0..<300 { try catalog.apply(String(format: "F%03d", folder), ["IMG_0001.jpg"]) }
         try catalog.date(["IMG_0001.jpg": 20240115])
-        let names = catalog.names(.day(20240115))
+        let day = try #require(catalog.node("dates/2024/2024-01-15"))
+        let names = catalog.names(day)
         #expect(names.count == 300 && Set(names).count == 300)
         #expect(names.first == "IMG_0001" && names.last == "IMG_0001 (300)")
+        var paged: [String] = [], cookie: Int64 = 0
+        while let page = catalog.store.read({ catalog.tree.entries(of: day, after: cookie, limit: 64, in: $0) }), let last = page.last {
+            paged += page.map { text($0.name) }
+            cookie = last.cookie
+        }
+        #expect(paged == names)
     }
 
     @Test func aChangedPhotoIsReadAgainAndMovesToItsNewDay() throws {
@@ -82,26 +86,35 @@ extension ScratchCatalog {
         try catalog.date(["a.jpg": 20200101, "b.jpg": 20200101])
         let folder = try #require(catalog.store.read { $0.folder(at: FilePath("A")) })
         let a = try #require(catalog.store.read { $0.photo(inFolder: folder.id, named: Array("a".utf8)) })
+        let oldDay = try #require(catalog.node("dates/2020/2020-01-01"))
         // New versions (another size): their properties are dropped and they are queued again.
         let update = try catalog.apply("A", ["a.jpg", "b.jpg"], size: 99)
-        #expect(catalog.invalidations(update).contains(.entry(parent: Node.day(20200101).inode, name: Array("a".utf8))))
+        #expect(catalog.invalidations(update).contains(.entry(parent: Node.viewTop(.dates).inode, name: Array("2020".utf8))))
         #expect(catalog.store.read { $0.properties(ofPhoto: a.id) } == nil)
         #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.count == 2)
-        #expect(catalog.names(.dates).isEmpty)
+        #expect(catalog.names(.viewTop(.dates)).isEmpty)
+        #expect(catalog.node(forInode: oldDay.inode) == nil)
         // A read of the old version that finishes now is not stored against the new one.
         try catalog.store.record([(a, CatalogStore.Properties(date: "old", dateSource: .exifOriginal, day: 20200101))])
         #expect(catalog.store.read { $0.properties(ofPhoto: a.id) } == nil)
         let invalidations = try catalog.date(["a.jpg": 20210704, "b.jpg": 20200101])
-        #expect(invalidations.contains(.entry(parent: Node.day(20210704).inode, name: Array("a".utf8))))
-        #expect(catalog.names(.dates) == ["2020", "2021"])
-        #expect(catalog.names(.day(20210704)) == ["a"])
-        #expect(catalog.store.read { catalog.tree.node(forInode: Node.datedAsset(a.id).inode, in: $0) } == .datedAsset(a.id))
-        #expect(catalog.store.read { catalog.tree.parent(of: .datedAsset(a.id), in: $0) } == .day(20210704))
+        let newDay = try #require(catalog.node("dates/2021/2021-07-04"))
+        #expect(invalidations.contains(.entry(parent: newDay.inode, name: Array("a".utf8))))
+        #expect(catalog.names(.viewTop(.dates)).sorted() == ["2020", "2021"])
+        #expect(catalog.names(newDay) == ["a"])
+        let member = try #require(catalog.node("dates/2021/2021-07-04/a"))
+        #expect(catalog.node(forInode: member.inode) == member)
+        #expect(catalog.parent(member) == newDay)
+        // Read again with another date, at the same version: it moves, and the day it left goes.
+        let moved = try catalog.tree.invalidations(for: catalog.store.record([(try #require(catalog.photo(member)),
+                                                                                CatalogStore.Properties(date: "d", dateSource: .exifOriginal, day: 20210705))]))
+        #expect(moved.contains(.entry(parent: try #require(catalog.node("dates/2021")).inode, name: Array("2021-07-04".utf8))))
+        #expect(catalog.names(try #require(catalog.node("dates/2021"))) == ["2021-07-05"])
+        #expect(catalog.node(forInode: member.inode) == nil && catalog.node(forInode: newDay.inode) == nil)
         // A folder removed takes its photos out of the timeline.
         let gone = catalog.tree.invalidations(for: try catalog.store.removeFolder(FilePath("A")))
-        #expect(gone.contains(.inode(Node.day(20210704).inode)))
-        #expect(catalog.names(.dates).isEmpty)
-        #expect(catalog.store.read { catalog.tree.node(forInode: Node.year(2020).inode, in: $0) } == nil)
+        #expect(gone.contains(.entry(parent: Node.viewTop(.dates).inode, name: Array("2021".utf8))))
+        #expect(catalog.names(.viewTop(.dates)).isEmpty)
     }
 }
 
@@ -120,7 +133,7 @@ struct PropertiesBesideABatchTests {
         // The reader saw only what was committed before the batch: IMG_1 is dated, inside it.
         #expect((try recorded?.get())?.isEmpty == false)
         #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.map { text($0.photo.fileName) } == ["IMG_2.jpg"])
-        #expect(catalog.names(.year(2024)) == ["2024-01-15"])
+        #expect(catalog.names(catalog.node("dates/2024") ?? .root) == ["2024-01-15"])
     }
 }
 
@@ -150,7 +163,7 @@ struct CatalogUpgradeTests {
         try catalog.apply("A", ["IMG_1.jpg", "IMG_2.jpg"])
         let undated = catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }
         #expect(undated.count == 2)
-        // Version 7's columns are added: a video's duration and codec are kept.
+        // The properties are made anew (version 9): a video's duration and codec are kept.
         try catalog.store.record([(undated[0], CatalogStore.Properties(date: "d", dateSource: .quickTime, day: 20200101, duration: 2.5, codec: "hevc"))])
         #expect(catalog.store.read { $0.properties(ofPhoto: undated[0].id) }.map { ($0.duration, $0.codec) } ?? (nil, nil) == (2.5, "hevc"))
     }
