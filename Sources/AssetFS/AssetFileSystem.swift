@@ -253,14 +253,6 @@ public final class AssetFileSystem: Sendable {
         }
     }
 
-    /// Where the symbolic link `inode` points (`ids/<id>`: its asset folder, as named now).
-    public func linkTarget(_ inode: UInt64, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Result<[UInt8], Errno> {
-        resolve(inode, as: caller, in: catalog).flatMap { node in
-            guard case .idLink(let id) = node else { return .failure(RequestFailure.notALink.errno) }
-            return tree.linkTarget(ofPhoto: id, in: catalog).map { .success($0) } ?? .failure(.notFound)
-        }
-    }
-
     /// The inode of the folder holding folder `inode` (the root's is the root): what `..` is.
     public func parent(of inode: UInt64, in catalog: borrowing CatalogSnapshot) -> Result<UInt64, Errno> {
         guard let node = tree.node(forInode: inode, in: catalog) else { return .failure(.notFound) }
