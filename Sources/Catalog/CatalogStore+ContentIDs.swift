@@ -7,6 +7,10 @@ import SQLiteDatabase
 /// never waits for its picture to be hashed), looked up by `ids/<id>`, and telling copies apart.
 /// NULL: not made yet; an empty blob: none can be made (the file cannot be read).
 extension CatalogStore {
+    /// Photos by content id: `ids/<id>` is one look-up (the lowest photo id first when copies
+    /// share it), and the photos still without one are found by it too (NULLs first).
+    static let contentIDIndex = "CREATE INDEX properties_by_content ON properties(content_id, photo);"
+
     /// Stores the id made of each photo, for the version it was made of (a photo changed since is
     /// passed over: it is read again anyway); nil stores "none can be made".
     public func recordContentIDs(_ batch: [(photo: PhotoRow, id: ContentID?)]) throws(DatabaseError) {

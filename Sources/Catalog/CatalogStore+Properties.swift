@@ -24,8 +24,7 @@ extension CatalogStore {
             keywords TEXT, people TEXT, rating INTEGER, favorite INTEGER NOT NULL DEFAULT 0,
             country TEXT, region TEXT, city TEXT, taken INTEGER,
             content_id BLOB);
-        -- Photos by content id: ids/<id> is one look-up (the lowest photo id first when copies share it).
-        CREATE INDEX properties_by_content ON properties(content_id, photo);
+        \(contentIDIndex)
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
         \(livePhotosSchema)
         \(propertiesTriggers)
