@@ -88,7 +88,7 @@ let package = Package(
         .testTarget(name: "PhotoPropertiesTests", dependencies: ["Containers", "Video", "PhotoProperties", "PhotoSource", "Renditions", "Posix", "TestFixtures"]),
         .testTarget(name: "PlacesTests", dependencies: ["Places"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "Places", "PhotoSource", "SQLiteDatabase", "Posix", "TestFixtures"]),
-        .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "Places", "PhotoSource", "Posix", "TestFixtures"]),
+        .testTarget(name: "MountModelTests", dependencies: ["MountModel", "Catalog", "Places", "PhotoSource", "Posix", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase", "Posix"]),
         .testTarget(name: "RenditionCacheTests", dependencies: ["RenditionCache", "SQLiteDatabase", "Posix"]),
         .testTarget(name: "AssetFSTests", dependencies: ["Containers", "AssetFS", "Places", "MountModel", "Catalog", "PhotoSource", "PhotoProperties", "Renditions", "RenditionCache", "Posix", "SQLiteDatabase", "TestFixtures"]),

@@ -6,7 +6,8 @@ import PhotoSource
 import Posix
 
 /// Extended attributes: the mount's statistics on its root, and on each asset folder its
-/// source path, why it is broken or shown from a preview (if it is), and its photo's properties.
+/// source path (and a Live Photo's movie's, and its copies'), why it is broken or shown from a
+/// preview (if it is), and its photo's properties.
 extension AssetFileSystem {
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
         (try? request { .success(attributeNames(inode, as: caller, in: $0)) }.get()) ?? []
@@ -17,7 +18,9 @@ extension AssetFileSystem {
         if node == .root { return [MountLayout.statsAttribute, MountLayout.sizesAttribute] }
         guard node.isAssetFolder, let row = tree.photo(for: node, in: catalog) else { return [] }
         let properties = properties(of: row, in: catalog)
-        return [MountLayout.sourceAttribute] + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
+        return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
+            + (copies(of: row, properties, in: catalog).isEmpty ? [] : [MountLayout.duplicatesAttribute])
+            + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
             + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
     }
 
@@ -38,6 +41,12 @@ extension AssetFileSystem {
             return .failure(.noAttribute)
         case MountLayout.sourceAttribute:
             return tree.photo(for: node, in: catalog).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
+        case MountLayout.motionSourceAttribute:
+            return tree.photo(for: node, in: catalog).flatMap { liveMovie(of: $0, in: catalog) }.map { .success($0.relativePath.bytes) } ?? .failure(.noAttribute)
+        case MountLayout.duplicatesAttribute:
+            guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
+            let copies = copies(of: row, properties(of: row, in: catalog), in: catalog)
+            return copies.isEmpty ? .failure(.noAttribute) : .success(Array(copies.map(\.bytes).joined(separator: [0x0A])))
         case MountLayout.errorAttribute:
             return tree.photo(for: node, in: catalog).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         default:
@@ -45,6 +54,17 @@ extension AssetFileSystem {
             guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
             return attribute.value(properties(of: row, in: catalog)).map { .success($0) } ?? .failure(.noAttribute)
         }
+    }
+
+    /// The other files of SOURCE with the same picture.
+    private func copies(of row: CatalogStore.PhotoRow, _ properties: CatalogStore.Properties, in catalog: borrowing CatalogSnapshot) -> [FilePath] {
+        properties.contentID.map { catalog.copies(of: $0, besides: row.id) } ?? []
+    }
+
+    /// A Live Photo still's movie, the file its `motion.mov` shows.
+    private func liveMovie(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> Photo? {
+        guard case .movie(let movie)? = catalog.motion(of: row) else { return nil }
+        return movie.photo
     }
 
     public func statisticsJSON(in catalog: borrowing CatalogSnapshot) -> String {

@@ -46,6 +46,7 @@ extension AssetFileSystem {
                 break
             }
         }
+        makePendingContentIDs(pageSize: pageSize, shouldContinue: shouldContinue)
         return stored
     }
 
@@ -135,6 +136,8 @@ extension AssetFileSystem {
 /// The extended attributes of an asset folder that show its photo's properties.
 public enum PropertyAttribute: CaseIterable, Sendable {
     case date, dateSource, width, height, type, camera, location, duration, codec, motion
+    /// The content id (`ContentID`): what `ids/<id>` resolves.
+    case id
 
     public var name: [UInt8] {
         let suffix: String
@@ -149,6 +152,7 @@ public enum PropertyAttribute: CaseIterable, Sendable {
         case .duration: suffix = "duration"
         case .codec: suffix = "codec"
         case .motion: suffix = "motion"
+        case .id: suffix = "id"
         }
         return MountLayout.propertyAttribute(suffix)
     }
@@ -166,6 +170,7 @@ public enum PropertyAttribute: CaseIterable, Sendable {
         case .duration: return properties.duration.map { Array(Self.seconds($0).utf8) }
         case .codec: return properties.codec.map { Array($0.utf8) }
         case .motion: return MountLayout.motionName(properties)
+        case .id: return properties.contentID.map { Array($0.description.utf8) }
         }
     }
 

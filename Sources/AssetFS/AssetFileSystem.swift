@@ -186,7 +186,7 @@ public final class AssetFileSystem: Sendable {
     func describe(_ node: Node, in catalog: borrowing CatalogSnapshot) -> Described? {
         let inode = node.inode
         switch node {
-        case .root, .groups, .view, .viewTop, .viewFolder:
+        case .root, .groups, .view, .viewTop, .viewFolder, .ids:
             // Folders of many folders say 1 link, "not counted", as btrfs does: find then makes no
             // assumption from the count, and the count needs no scan of every album. A view's
             // folder counts its subfolders and members in its row.
@@ -218,6 +218,11 @@ public final class AssetFileSystem: Sendable {
             return (Attributes(inode: inode, isDirectory: true, permissions: readable | (readable >> 2), size: 4096,
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 2), nil)
+        case .idLink(let id):
+            guard let owner = tree.photo(for: node, in: catalog)?.photo.ownership, let target = tree.linkTarget(ofPhoto: id, in: catalog) else { return nil }
+            return (Attributes(inode: inode, isDirectory: false, permissions: 0o777, size: Int64(target.count),
+                               userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
+                               linkCount: 1, isSymbolicLink: true), nil)
         case .file, .viewFile:
             guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node, in: catalog), let window = source(kind, of: row, in: catalog)?.window else { return nil }
             let photo = row.photo
@@ -283,7 +288,7 @@ public final class AssetFileSystem: Sendable {
     /// Entries a folder lists whatever the catalog holds: the root's folders and an album's poster.
     private static func isListedAlways(_ node: Node) -> Bool {
         switch node {
-        case .groups, .view, .viewTop, .poster: return true
+        case .groups, .view, .viewTop, .ids, .poster: return true
         default: return false
         }
     }

@@ -10,6 +10,8 @@ public struct Attributes: Sendable, Equatable {
     public var groupID: UInt32
     public var modificationNanoseconds: Int64
     public var linkCount: Int
+    /// A symbolic link (`ids/<id>`), whose size is its target's length.
+    public var isSymbolicLink = false
 }
 
 /// One entry of a folder listing, with the cookie that continues the listing after it.

@@ -26,6 +26,7 @@ import Posix
 /// | opendirNotNeeded              | ENOSYS     | "not implemented" stops the kernel sending OPENDIR     |
 /// | attributeNamespaceUnsupported | EOPNOTSUPP | not ENODATA: `ls -l` stops asking for security.*       |
 /// | attributeTooLarge             | ERANGE     | the value is larger than the caller's buffer           |
+/// | notALink                      | EINVAL     | readlink(2) of what is not a symbolic link             |
 /// | unanswered                    | EIO        | a request dropped without a reply fails, never hangs   |
 public enum RequestFailure: Error, Sendable, Equatable {
     case sourceChanged
@@ -41,6 +42,7 @@ public enum RequestFailure: Error, Sendable, Equatable {
     case opendirNotNeeded
     case attributeNamespaceUnsupported
     case attributeTooLarge
+    case notALink
     case unanswered
 
     public var errno: Errno {
@@ -55,6 +57,7 @@ public enum RequestFailure: Error, Sendable, Equatable {
         case .opendirNotNeeded: Errno(rawValue: ENOSYS)
         case .attributeNamespaceUnsupported: Errno(rawValue: EOPNOTSUPP)
         case .attributeTooLarge: .range
+        case .notALink: Errno(rawValue: EINVAL)
         }
     }
 

@@ -32,6 +32,8 @@ public enum AssetFSCommand {
                 return try SkippedCommand(arguments: Array(arguments.dropFirst())).run()
             case "broken":
                 return try BrokenCommand(arguments: Array(arguments.dropFirst())).run()
+            case "locate":
+                return try LocateCommand(arguments: Array(arguments.dropFirst())).run()
             case "manual":
                 guard arguments.count == 1 else { throw UsageError(ManualPage.usage) }
                 print(ManualPage.text(), terminator: "")

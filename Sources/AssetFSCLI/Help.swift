@@ -2,7 +2,7 @@ import MountModel
 
 /// `assetfs --help`, and `assetfs COMMAND --help`.
 enum Help {
-    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "broken", "formats", "manual"]
+    static let subcommands = ["render", "warm", "stats", "thumbnails", "cache", "skipped", "broken", "locate", "formats", "manual"]
 
     /// What `assetfs COMMAND --help` prints: the command's own usage text, else its line of
     /// the synopsis above.
@@ -12,6 +12,7 @@ enum Help {
         case "thumbnails": return ThumbnailsCommand.usage
         case "skipped": return SkippedCommand.usage
         case "broken": return BrokenCommand.usage
+        case "locate": return LocateCommand.usage
         case "formats": return FormatsCommand.usage
         case "manual": return ManualPage.usage
         default:
@@ -54,6 +55,7 @@ enum Help {
                assetfs cache stats|prune|clear|check [-o OPTIONS] SOURCE
                assetfs skipped [-0] [-o OPTIONS] SOURCE
                assetfs broken [-0] [-o OPTIONS] SOURCE|MOUNTPOINT
+               assetfs locate [-0] [-o OPTIONS] FILE...
                assetfs formats
                assetfs manual
         """
@@ -69,6 +71,7 @@ enum Help {
           MOUNTPOINT/thumbnails/<album>/<asset>.jpg         the same thumbnails, one size only
           MOUNTPOINT/fullscreen/<album>/<asset>.jpg         the same fullscreens
           MOUNTPOINT/dates/<YYYY>/<YYYY-MM-DD>/<asset>/     every photo by the day it was taken
+          MOUNTPOINT/ids/<id>                               a link to the asset folder of that content id
         and goes to the background once the mount is ready (a first mount of a SOURCE scans it
         first; later ones serve the stored tree at once).
         """

@@ -70,6 +70,7 @@ enum ManualPage {
           assetfs thumbnails /mnt/assets
           assetfs skipped ~/Pictures
           assetfs broken /mnt/assets
+          assetfs locate ~/Pictures/Holiday/IMG_2041.jpg
         """
 
     /// Lines shown as they are (no filling, no hyphenation).

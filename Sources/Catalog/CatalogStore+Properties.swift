@@ -23,7 +23,9 @@ extension CatalogStore {
             width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
             duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
             keywords TEXT, people TEXT, rating INTEGER, favorite INTEGER NOT NULL DEFAULT 0,
-            country TEXT, region TEXT, city TEXT, taken INTEGER);
+            country TEXT, region TEXT, city TEXT, taken INTEGER,
+            content_id BLOB);
+        \(contentIDIndex)
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
         \(livePhotosSchema)
         \(propertiesTriggers)
@@ -74,6 +76,8 @@ extension CatalogStore {
         /// When it was taken, in local seconds since 1970 (its local time read as UTC), for the
         /// events' clustering.
         public var taken: Int64?
+        /// The id of its picture's data (`ContentID`): `ids/` and `assetfs locate` find it by it.
+        public var contentID: ContentID?
         /// A Live Photo still's movie, once paired (read only: `record` pairs).
         public internal(set) var pairedMovie: Int64?
 

@@ -18,13 +18,25 @@ extension CatalogStore {
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }
+        if version == 9 {
+            // Version 10 keeps each photo's content id (`ids/`): the background makes them, as
+            // for new photos; nothing else is read again.
+            try db.execute("""
+                BEGIN IMMEDIATE;
+                ALTER TABLE properties ADD COLUMN content_id BLOB;
+                \(Self.contentIDIndex)
+                PRAGMA user_version = \(Self.schemaVersion);
+                COMMIT;
+                """)
+            return db
+        }
         if (4...8).contains(version) {
             // Version 5 queues new photos for dating in its inserts, not by a trigger; version 6
             // keeps when each sidecar last changed; version 8 keeps what a retired version's
             // properties said of its motion (the table is remade: its rows serve readers of a
             // running mount only); version 9 keeps the views (issue 31), whose members come from
             // properties read with what the views need: the properties are read again (the tree,
-            // its ids and so its inode numbers stay).
+            // its ids and so its inode numbers stay); version 10 each photo's content id.
             // Steps that need no rescan: the next check of a folder stores its sidecars' times
             // (and dates its photos from them), and sniffs again the files it skipped (videos).
             var hasStamp = false

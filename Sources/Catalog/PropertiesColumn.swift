@@ -7,7 +7,7 @@ import SQLiteDatabase
 /// and the decoder all come from here.
 enum PropertiesColumn: Int32, ColumnList {
     case date, dateSource, day, width, height, mediaType, camera, location, duration, codec, motionOffset, motionLength
-    case liveIdentifier, keywords, people, rating, favorite, country, region, city, taken
+    case liveIdentifier, keywords, people, rating, favorite, country, region, city, taken, contentID
     /// Selected only: the Live Photo movie a still is paired with (`live_pairs`).
     case pairedMovie
 
@@ -35,6 +35,7 @@ enum PropertiesColumn: Int32, ColumnList {
         case .region: "region"
         case .city: "city"
         case .taken: "taken"
+        case .contentID: "content_id"
         case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = properties.photo)"
         }
     }
@@ -67,6 +68,7 @@ enum PropertiesColumn: Int32, ColumnList {
         case .region: return properties.place.map { .text($0.region) } ?? .null
         case .city: return properties.place.map { .text($0.city) } ?? .null
         case .taken: return properties.taken.map { .integer($0) } ?? .null
+        case .contentID: return properties.contentID.map { .blob($0.digest) } ?? .null
         case .pairedMovie: return properties.pairedMovie.map { .integer($0) } ?? .null
         }
     }
@@ -89,6 +91,7 @@ enum PropertiesColumn: Int32, ColumnList {
             result.place = Place(country: country, region: region, city: city)
         }
         result.taken = row.optionalInteger(.taken)
+        result.contentID = row.optionalBlob(.contentID).flatMap(ContentID.init(digest:))
         result.pairedMovie = row.optionalInteger(.pairedMovie)
         return result
     }

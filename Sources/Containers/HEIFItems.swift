@@ -57,12 +57,21 @@ public struct HEIFItems {
     /// The items with a reference of `type` to `item`: `cdsc` (content describes), `thmb` (a
     /// thumbnail of).
     static func items(referencing item: Int, as type: String, _ iref: ISOBoxContent) -> [Int] {
+        references(as: type, iref).filter { $0.to.contains(item) }.map(\.from)
+    }
+
+    /// The items `item` refers to with a reference of `type`: `dimg` (derived from: a grid's tiles).
+    static func targets(of item: Int, as type: String, _ iref: ISOBoxContent) -> [Int] {
+        references(as: type, iref).filter { $0.from == item }.flatMap(\.to)
+    }
+
+    /// The references of `type` in `iref`: each from one item to others.
+    private static func references(as type: String, _ iref: ISOBoxContent) -> [(from: Int, to: [Int])] {
         let idSize = iref.version == 0 ? 2 : 4
         return iref.children(from: 4).compactMap { reference in
             guard reference.type == type, let from = reference.body.number(at: 0, size: idSize),
                   let count = reference.body.number(at: idSize, size: 2) else { return nil }
-            let targets = (0..<count).compactMap { reference.body.number(at: idSize + 2 + $0 * idSize, size: idSize) }
-            return targets.contains(item) ? from : nil
+            return (from, (0..<count).compactMap { reference.body.number(at: idSize + 2 + $0 * idSize, size: idSize) })
         }
     }
 
@@ -106,8 +115,22 @@ public struct HEIFItems {
     }
 
     /// The data of `item` as `iloc` locates it: extents in the file (construction method 0) or in
-    /// `idat` (1), concatenated.
+    /// `idat` (1), concatenated; at most 4 MiB.
     static func data(of item: Int, _ iloc: ISOBoxContent, idat: ISOBoxContent?, file: FileDescriptor) -> [UInt8]? {
+        guard let extents = extents(of: item, iloc), extents.reduce(0, { $0 + $1.length }) <= maxItemBytes else { return nil }
+        var data: [UInt8] = []
+        for extent in extents {
+            let bytes = extent.inIdat ? idat?.bytes(at: extent.start, count: extent.length).map(Array.init)
+                                      : try? file.read(upTo: extent.length, at: Int64(extent.start))
+            guard let bytes, bytes.count == extent.length else { return nil }
+            data += bytes
+        }
+        return data
+    }
+
+    /// Where `iloc` says the data of `item` lies: each extent's start and length, in the file or
+    /// (construction method 1) in `idat`'s content; nil if it names another method or is malformed.
+    static func extents(of item: Int, _ iloc: ISOBoxContent) -> [(inIdat: Bool, start: Int, length: Int)]? {
         let version = iloc.version
         guard let sizes = iloc.number(at: 4, size: 2), version <= 2 else { return nil }
         let offsetSize = sizes >> 12, lengthSize = sizes >> 8 & 0xF, baseSize = sizes >> 4 & 0xF
@@ -128,24 +151,17 @@ public struct HEIFItems {
             let extentSize = indexSize + offsetSize + lengthSize
             defer { at += extents * extentSize }
             guard id == item else { continue }
-            var data: [UInt8] = []
+            guard method <= 1 else { return nil }
+            var result: [(inIdat: Bool, start: Int, length: Int)] = []
             for k in 0..<extents {
                 let extent = at + k * extentSize + indexSize
                 guard let offset = iloc.number(at: extent, size: offsetSize), let length = iloc.number(at: extent + offsetSize, size: lengthSize),
-                      length > 0, length <= maxItemBytes - data.count else { return nil }
+                      length > 0 else { return nil }
                 let (start, overflow) = base.addingReportingOverflow(offset)
                 guard !overflow else { return nil }
-                switch method {
-                case 0:
-                    guard let bytes = try? file.read(upTo: length, at: Int64(start)), bytes.count == length else { return nil }
-                    data += bytes
-                case 1:
-                    guard let bytes = idat?.bytes(at: start, count: length) else { return nil }
-                    data += bytes
-                default: return nil
-                }
+                result.append((method == 1, start, length))
             }
-            return data
+            return result
         }
         return nil
     }

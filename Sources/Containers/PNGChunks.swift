@@ -18,15 +18,9 @@ public enum PNGChunks {
     /// chunk over 1 MiB is not read.
     public static func metadata(of file: FileDescriptor, readingXMP: Bool = true) -> Metadata {
         var result = Metadata()
-        var offset: Int64 = 8
-        for _ in 0..<100_000 {
-            if result.exif != nil && (result.xmp != nil || !readingXMP) { break }
-            guard let header = try? file.read(upTo: 8, at: offset), header.count == 8 else { break }
-            let length = Int64(ByteOrder.bigEndian.integer(header, at: 0, count: 4))
-            let type = String(decoding: header[4..<8], as: UTF8.self)
-            if type == "IEND" { break }
+        FileChunks.walk(file, .png) { type, contentOffset, length in
             let content = { () -> [UInt8]? in
-                guard length <= 1 << 20, let bytes = try? file.read(upTo: Int(length), at: offset + 8), bytes.count == Int(length) else { return nil }
+                guard length <= 1 << 20, let bytes = try? file.read(upTo: Int(length), at: contentOffset), bytes.count == Int(length) else { return nil }
                 return bytes
             }
             if type == "eXIf", result.exif == nil {
@@ -34,7 +28,7 @@ public enum PNGChunks {
             } else if type == "iTXt", readingXMP, result.xmp == nil, let text = content(), text.starts(with: xmpKeyword) {
                 result.xmp = xmpText(text)
             }
-            offset += 12 + length
+            return result.exif == nil || (result.xmp == nil && readingXMP)
         }
         return result
     }

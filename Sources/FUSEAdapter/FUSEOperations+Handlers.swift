@@ -23,6 +23,7 @@ extension FUSEOperations {
         ops.access = { FUSEOperations.access($0, $1, $2) }
         ops.getxattr = { FUSEOperations.getxattr($0, $1, $2, $3) }
         ops.listxattr = { FUSEOperations.listxattr($0, $1, $2) }
+        ops.readlink = { FUSEOperations.readlink($0, $1) }
         return ops
     }
 
@@ -160,6 +161,17 @@ extension FUSEOperations {
         guard attribute.starts(with: Array("user.".utf8)) else { return request.refuse(.attributeNamespaceUnsupported) }
         switch request.adapter.fileSystem.extendedAttribute(UInt64(inode), name: attribute, as: request.caller) {
         case .success(let value): request.replyAttribute(value, size: size)
+        case .failure(let error): request.reply(error: error)
+        }
+    }
+
+    /// READLINK: `ids/<id>`'s target, made now from the names the photo has now (libfuse 3.14
+    /// leaves symlinks uncached unless FUSE_CAP_CACHE_SYMLINKS is asked for: it is not).
+    static func readlink(_ req: fuse_req_t?, _ inode: fuse_ino_t) {
+        let request = Request(req!)
+        let fileSystem = request.adapter.fileSystem, caller = request.caller
+        switch fileSystem.request({ fileSystem.linkTarget(UInt64(inode), as: caller, in: $0) }) {
+        case .success(let target): request.replyLink(target)
         case .failure(let error): request.reply(error: error)
         }
     }

@@ -28,7 +28,7 @@ extension Request {
     static func stat(_ attributes: Attributes) -> Glibc.stat {
         var st = Glibc.stat()
         st.st_ino = ino_t(attributes.inode)
-        st.st_mode = (attributes.isDirectory ? S_IFDIR : S_IFREG) | mode_t(attributes.permissions)
+        st.st_mode = (attributes.isSymbolicLink ? S_IFLNK : attributes.isDirectory ? S_IFDIR : S_IFREG) | mode_t(attributes.permissions)
         st.st_nlink = nlink_t(attributes.linkCount)
         st.st_uid = attributes.userID
         st.st_gid = attributes.groupID

@@ -94,6 +94,9 @@ struct Request: ~Copyable, @unchecked Sendable {
             var entry = Self.entry(attributes)
             // Kept, the entry would let the next user who walks here past this user's check.
             if !adapter.sharesEntry(attributes.inode) { entry.entry_timeout = 0 }
+            // A link's name stands for what the catalog says now (`ids/<id>`: whichever photo has
+            // that content, renamed or copied since): it is looked up again each time, one statement.
+            if attributes.isSymbolicLink { (entry.entry_timeout, entry.attr_timeout) = (0, 0) }
             answer { _ = fuse_reply_entry($0, &entry) }
         }
     }
@@ -116,6 +119,11 @@ struct Request: ~Copyable, @unchecked Sendable {
         case .success(let bytes): reply(bytes: bytes)
         case .failure(let error): reply(error: error)
         }
+    }
+
+    /// A symbolic link's target (libfuse copies it).
+    consuming func replyLink(_ target: [UInt8]) {
+        answer { raw in (target + [0]).withUnsafeBufferPointer { $0.withMemoryRebound(to: CChar.self) { _ = fuse_reply_readlink(raw, $0.baseAddress) } } }
     }
 
     /// The answer to a size probe (`size` 0) or the bytes, or ERANGE when they do not fit.

@@ -12,7 +12,7 @@ import Catalog
 ///                        named size's file: photo id in bits 20-58, the size's slot in bits 59-62
 ///     entity 1           folder id: kind 0 album, 1 poster, 2 a size's view of the album (the
 ///                        slot in bits 4-19: 0 thumbnails/, 2 and up named), 3 fullscreen/'s
-///     entity 2           photo id, kind 0: asset folder
+///     entity 2           photo id, kind 0: asset folder, kind 1: its link in ids/; kind 2 (id 1): ids/
 ///     entity 3           photo id, version and kind: a file (0 thumbnail, 1 fullscreen, 2 original,
 ///                        3 motion), which its views and dates/ share
 extension Node {
@@ -30,6 +30,8 @@ extension Node {
         case .viewAlbum(let size, let id):
             return size == 1 ? Self.number(id, entity: 1, kind: 3) : Self.number(id, entity: 1, kind: 2, version: Int64(size))
         case .asset(let id): return Self.number(id, entity: 2, kind: 0)
+        case .ids: return Self.number(1, entity: 2, kind: 2)
+        case .idLink(let id): return Self.number(id, entity: 2, kind: 1)
         case .file(let id, let kind, let version):
             switch kind {
             case .rendition(let size) where size >= 2:
@@ -69,6 +71,8 @@ extension Node {
             case 1 where version == 0 && kind == 1: self = .poster(album: id)
             case 1 where version == 0 && kind == 3: self = .viewAlbum(size: 1, album: id)
             case 2 where kind == 0 && version == 0: self = .asset(id)
+            case 2 where kind == 1 && version == 0: self = .idLink(id)
+            case 2 where kind == 2 && version == 0 && id == 1: self = .ids
             case 3: self = .file(photo: id, kind: [.rendition(size: 0), .rendition(size: 1), .original, .motion][kind], version: version)
             default: return nil
             }

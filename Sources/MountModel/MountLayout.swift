@@ -6,6 +6,7 @@ import Posix
 /// gives them (albums, assets, the views' folders and members); how they are presented is here.
 public enum MountLayout {
     public static let groups = Array("groups".utf8)
+    public static let ids = Array("ids".utf8)
 
     /// A view's top folder: `dates`, `events`, `places`, `people`, `tags`, `favorites`, `videos`.
     public static func viewName(_ view: CatalogView) -> String {
@@ -35,12 +36,16 @@ public enum MountLayout {
     public static let motionNames = [embeddedMotion, liveMotion]
 
     /// What a named size may not be called: the fixed files of an asset folder and the top folders.
-    public static let reservedSizeNames: Set<String> = Set(["thumbnail", "fullscreen", "thumbnails", "original", "motion", "groups"] + CatalogView.allCases.map(viewName))
+    public static let reservedSizeNames: Set<String> = Set(["thumbnail", "fullscreen", "thumbnails", "original", "motion", "groups", "ids"] + CatalogView.allCases.map(viewName))
 
     /// The extended attributes: the mount's statistics on its root, and on each asset folder its
     /// source path, why it is broken, and its properties (`propertyAttribute`).
     public static let statsAttribute = Array("user.assetfs.stats".utf8)
     public static let sourceAttribute = Array("user.assetfs.source".utf8)
+    /// On a Live Photo's asset folder: its movie's path in SOURCE (the still's is `source`).
+    public static let motionSourceAttribute = Array("user.assetfs.motion_source".utf8)
+    /// On an asset folder whose picture has copies elsewhere in SOURCE: their paths in SOURCE, one a line.
+    public static let duplicatesAttribute = Array("user.assetfs.duplicates".utf8)
     public static let errorAttribute = Array("user.assetfs.error".utf8)
     /// On the root: the mount's sizes (`RenditionSizes.description`).
     public static let sizesAttribute = Array("user.assetfs.sizes".utf8)
@@ -60,6 +65,8 @@ public enum MountLayout {
 
     /// An asset folder's place in the mount: `groups/<album>/<asset>`.
     public static func assetPath(album: [UInt8], asset: [UInt8]) -> FilePath { FilePath(bytes: groups).appending(album).appending(asset) }
+    /// Where `ids/<id>` points: its asset folder, relative to `ids/`.
+    public static func idLinkTarget(album: [UInt8], asset: [UInt8]) -> [UInt8] { Array("../".utf8) + assetPath(album: album, asset: asset).bytes }
 
     /// What a size view's file name adds to its asset's name.
     static let viewFileSuffix = Array(".jpg".utf8)

@@ -32,7 +32,9 @@ extension MountTree {
             return files(of: row, in: catalog).enumerated().map { index, file in
                 Entry(name: file.name, node: .file(photo: row.id, kind: file.kind, version: Node.shownVersion(row.version)), cookie: Int64(index + 1))
             }.filter { $0.cookie > cookie }
-        case .poster, .file, .viewFile:
+        case .ids:
+            return []  // every id is found by its name, none listed (`Node.ids`)
+        case .poster, .file, .viewFile, .idLink:
             return nil
         }
     }
@@ -44,7 +46,9 @@ extension MountTree {
         let shownViews = CatalogView.allCases.filter(views.contains).map {
             Entry(name: Array(MountLayout.viewName($0).utf8), node: .viewTop($0), cookie: $0 == .dates ? 4 : 20 + Int64($0.rawValue))
         }
-        return ([Entry(name: MountLayout.groups, node: .groups, cookie: 1)] + sizeViews + shownViews).sorted { $0.cookie < $1.cookie }
+        // ids/ last, after the views' cookies (20 + the view's number).
+        let ids = Entry(name: MountLayout.ids, node: .ids, cookie: 40)
+        return ([Entry(name: MountLayout.groups, node: .groups, cookie: 1)] + sizeViews + shownViews + [ids]).sorted { $0.cookie < $1.cookie }
     }
 
     private func viewEntries(of folder: CatalogStore.ViewParent, after cookie: Int64, limit: Int, in catalog: borrowing CatalogSnapshot) -> [Entry] {

@@ -3,10 +3,10 @@ import PhotoSource
 
 /// The virtual tree over the catalog's rows: `groups/<album>/<asset>/{<size>.jpg,original.*}`, a
 /// view per size (`thumbnails/<album>/<asset>.jpg`, `fullscreen/…`, any named size's) of the same
-/// files, and the views (`dates/<YYYY>/<YYYY-MM-DD>/<asset>/`, `tags/…`: `CatalogView`) whose
-/// member asset folders hold the same files. Every name is resolved here and only here; the
-/// catalog answers with rows, read through the snapshot each function is given (`in catalog`):
-/// the caller decides which reads share one state.
+/// files, the views (`dates/<YYYY>/<YYYY-MM-DD>/<asset>/`, `tags/…`: `CatalogView`) whose
+/// member asset folders hold the same files, and `ids/<id>`, links to asset folders by content id.
+/// Every name is resolved here and only here; the catalog answers with rows, read through the
+/// snapshot each function is given (`in catalog`): the caller decides which reads share one state.
 public struct MountTree: Sendable {
     public let sizes: RenditionSizes
     /// The views shown (`-o views=`).
@@ -29,8 +29,10 @@ public struct MountTree: Sendable {
     public func node(forInode inode: UInt64, in catalog: borrowing CatalogSnapshot) -> Node? {
         guard let node = Node(inode: inode), shows(node) else { return nil }
         switch node {
-        case .root, .groups, .view: return node
+        case .root, .groups, .view, .ids: return node
         case .viewTop(let view): return views.contains(view) ? node : nil
+        case .idLink(let id):
+            return catalog.photo(id) == nil ? nil : node
         case .album(let id), .poster(let id), .viewAlbum(_, let id):
             return (catalog.folder(id)?.photoCount ?? 0) > 0 ? node : nil
         case .asset(let id):
@@ -56,7 +58,7 @@ public struct MountTree: Sendable {
     /// The photo a file or asset folder shows: its current row, or the remembered row of an earlier version.
     public func photo(for node: Node, in catalog: borrowing CatalogSnapshot) -> CatalogStore.PhotoRow? {
         switch node.canonical {
-        case .asset(let id): return catalog.photo(id)
+        case .asset(let id), .idLink(let id): return catalog.photo(id)
         case .member(let id): return catalog.viewMember(id)?.photo
         case .file(let id, _, let version):
             guard let row = catalog.photo(id) else { return nil }
@@ -69,14 +71,20 @@ public struct MountTree: Sendable {
     /// is ambiguous (a view's file has two). For `..` lookups when exported over NFS.
     public func parent(of node: Node, in catalog: borrowing CatalogSnapshot) -> Node? {
         switch node {
-        case .root, .groups, .view, .viewTop: return .root
+        case .root, .groups, .view, .viewTop, .ids: return .root
         case .viewFolder(let id): return catalog.viewFolder(id).map { $0.parent == 0 ? .viewTop($0.view) : .viewFolder($0.parent) }
         case .member(let id): return catalog.viewMember(id).map { $0.folder.id == 0 ? .viewTop($0.folder.view) : .viewFolder($0.folder.id) }
         case .album: return .groups
         case .viewAlbum(let size, _): return .view(size: size)
         case .asset(let id): return catalog.photo(id).map { .album($0.folder) }
-        case .poster, .file, .viewFile: return nil
+        case .poster, .file, .viewFile, .idLink: return nil
         }
+    }
+
+    /// What the link `ids/<id>` of photo `id` points to, relative to `ids/`: its asset folder in groups/.
+    public func linkTarget(ofPhoto id: Int64, in catalog: borrowing CatalogSnapshot) -> [UInt8]? {
+        guard let row = catalog.photo(id), let album = catalog.folder(row.folder)?.albumName else { return nil }
+        return MountLayout.idLinkTarget(album: album, asset: row.assetName)
     }
 
     /// The child called `name` of folder `parent`.
@@ -85,6 +93,7 @@ public struct MountTree: Sendable {
         case .root:
             if name == MountLayout.groups { return .groups }
             if let view = MountLayout.view(named: name) { return views.contains(view) ? .viewTop(view) : nil }
+            if name == MountLayout.ids { return .ids }
             return sizes.size(viewNamed: name).map { .view(size: $0.slot) }
         case .groups:
             return catalog.album(named: name).map { .album($0.id) }
@@ -110,7 +119,9 @@ public struct MountTree: Sendable {
             // The motion file's name needs the photo's properties: asked for only when looked up.
             guard MountLayout.motionNames.contains(name), let motion = catalog.motion(of: row), MountLayout.motionName(motion) == name else { return nil }
             return .file(photo: id, kind: .motion, version: version)
-        case .poster, .file, .viewFile:
+        case .ids:
+            return ContentID(text: name).flatMap { catalog.photo(withContentID: $0) }.map { .idLink($0) }
+        case .poster, .file, .viewFile, .idLink:
             return nil
         }
     }

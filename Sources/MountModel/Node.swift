@@ -27,12 +27,23 @@ public enum Node: Hashable, Sendable {
     /// A member asset folder of a view (by view_members id): a folder of its own (the kernel
     /// aliases no directories) holding its photo's asset folder's files (the same inodes).
     case member(Int64)
+    /// `ids/`: asset folders by content id. It lists nothing: a listing of every id (a million
+    /// names) serves no one, and every id is found by its name.
+    case ids
+    /// `ids/<id>`: a symbolic link to the asset folder in `groups/` of the photo with that content
+    /// id (of copies, the photo of lowest id), made when it is read: it follows renames and moves.
+    case idLink(Int64)
 
     public var isDirectory: Bool {
         switch self {
-        case .root, .groups, .view, .album, .viewAlbum, .asset, .viewTop, .viewFolder, .member: return true
-        case .poster, .file, .viewFile: return false
+        case .root, .groups, .view, .album, .viewAlbum, .asset, .viewTop, .viewFolder, .member, .ids: return true
+        case .poster, .file, .viewFile, .idLink: return false
         }
+    }
+
+    public var isSymbolicLink: Bool {
+        if case .idLink = self { return true }
+        return false
     }
 
     /// Whether it is a rendition (an album's poster or a size of a photo), whose size may take a
@@ -55,8 +66,8 @@ public enum Node: Hashable, Sendable {
     /// photos it holds).
     public var showsNoPhoto: Bool {
         switch self {
-        case .root, .groups, .view, .viewTop: return true
-        case .album, .viewAlbum, .poster, .asset, .viewFolder, .member, .file, .viewFile: return false
+        case .root, .groups, .view, .viewTop, .ids: return true
+        case .album, .viewAlbum, .poster, .asset, .viewFolder, .member, .file, .viewFile, .idLink: return false
         }
     }
 

@@ -52,8 +52,9 @@ struct Library {
 
     /// Every path `find MOUNT` must print, MOUNT itself included.
     func expectedPaths(mount: [UInt8]) -> Set<[UInt8]> {
-        // The views are filled in the background as properties are read: `findArguments` leaves their inside out.
-        var paths: Set<[UInt8]> = Set([mount, mount / "groups", mount / "thumbnails", mount / "fullscreen"] + Self.views.map { mount / $0 })
+        // The views are filled in the background as properties are read: `findArguments` leaves their inside out;
+        // ids/ lists nothing.
+        var paths: Set<[UInt8]> = Set([mount, mount / "groups", mount / "thumbnails", mount / "fullscreen", mount / "ids"] + Self.views.map { mount / $0 })
         for album in albums {
             let folder = mount / "groups" / album.name
             paths.insert(folder)

@@ -15,7 +15,7 @@ extension Mounted {
                 #expect(warm.status == 0 && warm.out.contains("rendered \(library.assetCount)"), "warm: \(warm.out) \(warm.err)")
 
                 let mount = try scratch.mount(options: ["sizes=medium:700"] + ThumbnailsTests.views)
-                #expect(RawFiles.names(in: mount.bytes)?.map(\.text) == ["groups", "thumbnails", "fullscreen", "dates", "medium"])
+                #expect(RawFiles.names(in: mount.bytes)?.map(\.text) == ["groups", "thumbnails", "fullscreen", "dates", "medium", "ids"])
                 #expect((try? RawFiles.extendedAttribute("user.assetfs.sizes", of: mount.bytes).get())?.text == "thumbnail:256+fullscreen:1920+medium:700")
                 var files: [[UInt8]] = []
                 for (album, asset) in library.allAssets {

@@ -271,7 +271,7 @@ final class HeldRenderer: RenditionMaking, @unchecked Sendable {
         let fixture = Fixture(["A/one.jpg": "cameras/Nikon_D5000.jpg", "A/two.jpg": "orientation/Landscape_6.jpg"])
         let fs = try fixture.fileSystem()
         let root = try fs.list(1).get().map { String(decoding: $0.name, as: UTF8.self) }
-        #expect(root == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos"])
+        #expect(root == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos", "ids"])
         let view = try fs.lookupPath("thumbnails/A").get()
         #expect(try fs.list(view.inode).get().map { String(decoding: $0.name, as: UTF8.self) } == ["one.jpg", "two.jpg"])
         #expect(fs.renders == 0)  // listing renders nothing

@@ -45,8 +45,11 @@ import PhotoSource
         #expect(attribute(fs, hdr, "type") == "image/jpeg")
         #expect(attribute(fs, hdr, "location") == nil)
         #expect(fs.extendedAttributeNames(hdr, as: .ofThisProcess).map { String(decoding: $0, as: UTF8.self) }.sorted()
-                == ["user.assetfs.camera", "user.assetfs.date", "user.assetfs.date_source", "user.assetfs.height",
-                    "user.assetfs.source", "user.assetfs.type", "user.assetfs.width"])
+                == ["user.assetfs.camera", "user.assetfs.date", "user.assetfs.date_source", "user.assetfs.duplicates", "user.assetfs.height",
+                    "user.assetfs.id", "user.assetfs.source", "user.assetfs.type", "user.assetfs.width"])
+        #expect(attribute(fs, hdr, "duplicates") == "B/hdr.jpg")  // the same file in B
+        let copy = try fs.lookupPath("groups/B/hdr").get().inode
+        #expect(attribute(fs, hdr, "id") != nil && attribute(fs, hdr, "id") == attribute(fs, copy, "id"))
         let htc = try fs.lookupPath("groups/A/htc").get().inode
         #expect(attribute(fs, htc, "location") == "45.500667,9.110333")
         // The folder under dates/ has the same attributes.

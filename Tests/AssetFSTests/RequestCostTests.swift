@@ -39,6 +39,27 @@ import Testing
         #expect(steps.reduce(0, +) <= 3, "\(steps)")
     }
 
+    /// `ids/<id>`: its LOOKUP is the index's statement, then the photo and its album for the
+    /// link's attributes (its size is the target's length), READLINK those two again (rows a
+    /// reader kept from the requests before cost nothing); ids/ itself costs none.
+    @Test func anIDsLookupIsOneIndexedStatement() throws {
+        let fixture = Self.fixture()
+        let fs = try fixture.fileSystem()
+        fs.readPendingProperties()
+        let asset = try fs.lookupPath("groups/Album/b").get().inode
+        let id = try #require(try? fs.extendedAttribute(asset, name: Array("user.assetfs.id".utf8), as: .ofThisProcess).get())
+        var ids: UInt64 = 0, link: UInt64 = 0
+        let top = Self.statements(fs) { ids = (try? wait { fs.lookup(parent: 1, name: Array("ids".utf8), as: .ofThisProcess, completion: $0) }.get().inode) ?? 0 }
+        let lookup = Self.statements(fs) { link = (try? wait { fs.lookup(parent: ids, name: id, as: .ofThisProcess, completion: $0) }.get().inode) ?? 0 }
+        var target: [UInt8] = []
+        let readlink = Self.statements(fs) {
+            target = (try? fs.request { fs.linkTarget(link, as: .ofThisProcess, in: $0) }.get()) ?? []
+        }
+        print("statements of LOOKUP ids, LOOKUP ids/<id>, READLINK: \(top), \(lookup), \(readlink)")
+        #expect(String(decoding: target, as: UTF8.self) == "../groups/Album/b")
+        #expect(top == 0 && lookup <= 3 && readlink <= 3, "\(top) \(lookup) \(readlink)")
+    }
+
     @Test func aListingWithAttributesCostsItsPageAndNothingPerEntry() throws {
         let fixture = Self.fixture()
         let fs = try fixture.fileSystem()

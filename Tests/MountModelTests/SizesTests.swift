@@ -44,7 +44,7 @@ import Testing
             (catalog.store.read { tree.entries(of: node, after: 0, limit: 100, in: $0) } ?? []).map { String(decoding: $0.name, as: UTF8.self) }
         }
         func child(_ parent: Node, _ name: String) -> Node? { catalog.store.read { tree.child(of: parent, named: bytes(name), in: $0) } }
-        #expect(names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "medium", "events", "places", "people", "tags", "favorites", "videos"])
+        #expect(names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "medium", "events", "places", "people", "tags", "favorites", "videos", "ids"])
         let album = try #require(child(.groups, "A"))
         let asset = try #require(child(album, "x"))
         #expect(names(asset) == ["thumbnail.jpg", "fullscreen.jpg", "medium.jpg", "original.jpg"])

@@ -118,7 +118,7 @@ final class ScratchCatalog {
         #expect(catalog.store.read { catalog.tree.node(forInode: 1, in: $0) } == .root)
         #expect(catalog.node("groups/A/y/other.jpg") == nil)
         // The views: the same files under other names.
-        #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos"])
+        #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos", "ids"])
         #expect(catalog.names(try #require(catalog.node("thumbnails/A"))) == ["x.jpg", "y.jpg"])
         #expect(catalog.node("thumbnails/A/y.jpg")?.canonical.inode == catalog.node("groups/A/y/thumbnail.jpg")?.inode)
         #expect(catalog.node("fullscreen/A/y.jpg")?.canonical.inode == catalog.node("groups/A/y/fullscreen.jpg")?.inode)

@@ -57,7 +57,7 @@ extension ScratchCatalog {
         #expect(catalog.node("people/Anna/a/original.jpg") == catalog.node("groups/Trip/a/original.jpg"))
         #expect(catalog.parent(member) == catalog.node("people/Anna"))
         #expect(catalog.parent(try #require(catalog.node("favorites/a"))) == .viewTop(.favorites))
-        #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos"])
+        #expect(catalog.names(.root) == ["groups", "thumbnails", "fullscreen", "dates", "events", "places", "people", "tags", "favorites", "videos", "ids"])
     }
 
     /// A new rating or new keywords read again (an edited `.xmp`): only what changed is written,
@@ -128,7 +128,7 @@ extension ScratchCatalog {
         let member = try #require(catalog.node("dates/2023/2023-09-01/a"))
         catalog.store.read { snapshot in
             let names = (tree.entries(of: .root, after: 0, limit: 100, in: snapshot) ?? []).map { text($0.name) }
-            #expect(names == ["groups", "thumbnails", "fullscreen", "favorites"])
+            #expect(names == ["groups", "thumbnails", "fullscreen", "favorites", "ids"])
             #expect(tree.child(of: .root, named: Array("dates".utf8), in: snapshot) == nil)
             #expect(tree.node(forInode: Node.viewTop(.dates).inode, in: snapshot) == nil)
             #expect(tree.node(forInode: member.inode, in: snapshot) == nil)
