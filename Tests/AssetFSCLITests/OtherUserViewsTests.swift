@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+import Testing
+
+extension Mounted {
+    /// Another real user (nobody, through `runuser`) on a mount with allow_other: a person, place,
+    /// tag, day or event folder that only a photo they cannot read fills is not shown to them in
+    /// any view, and cannot be reached by its name. (OtherUsersTests checks the gate without a
+    /// mount, for people/ and favorites/; Tests/Reliability/security.py reads dates/ files.)
+    @Suite struct OtherUserViewsTests {
+        static let library = Library(sourceName: "Photos", albums: [
+            Library.Album(name: Array("Open".utf8), assets: [
+                Library.Asset(name: Array("open".utf8), source: Array("Open/open.jpg".utf8), sample: "orientation/Landscape_1.jpg"),
+            ]),
+            Library.Album(name: Array("Secret".utf8), assets: [
+                Library.Asset(name: Array("secret".utf8), source: Array("Secret/secret.jpg".utf8), sample: "orientation/Landscape_1.jpg"),
+            ]),
+        ])
+
+        static func label(_ path: String, date: String, latitude: Double, longitude: Double, keywords: [String], people: [String], rating: Int) {
+            let regions = people.map { "{Name=\($0),Type=Face}" }.joined(separator: ",")
+            let result = Command.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=\(date)", "-n",
+                                                  "-GPSLatitude=\(abs(latitude))", "-GPSLatitudeRef=\(latitude < 0 ? "S" : "N")",
+                                                  "-GPSLongitude=\(abs(longitude))", "-GPSLongitudeRef=\(longitude < 0 ? "W" : "E")",
+                                                  "-XMP:Rating=\(rating)", "-XMP-mwg-rs:RegionInfo={RegionList=[\(regions)]}"]
+                                                  + keywords.map { "-XMP-dc:Subject=\($0)" } + [path])
+            #expect(result.status == 0, "\(result.err)")
+        }
+
+        /// `ls -A path` as nobody: the names, or nil when refused.
+        static func namesAsNobody(_ path: String) -> [String]? {
+            let listed = Command.run("runuser", ["-u", "nobody", "--", "ls", "-A", path])
+            return listed.status == 0 ? listed.out.split(separator: "\n").map(String.init).sorted() : nil
+        }
+
+        static func statAsNobody(_ path: String) -> Bool {
+            Command.run("runuser", ["-u", "nobody", "--", "stat", path]).status == 0
+        }
+
+        @Test func aFolderOnlyAnUnreadablePhotoFillsIsNotShownToAnotherUser() throws {
+            try withScratch(Self.library, changesSource: true) { scratch in
+                Self.label(scratch.source + "/Open/open.jpg", date: "2023:09:01 10:00:00", latitude: 60.3913, longitude: 5.3221,
+                           keywords: ["Shared"], people: ["Anna"], rating: 2)
+                Self.label(scratch.source + "/Secret/secret.jpg", date: "2023:10:01 10:00:00", latitude: -1.2921, longitude: 36.8219,
+                           keywords: ["Shared", "Hidden"], people: ["Anna", "Carl"], rating: 5)
+                // Modes set here, whatever this process's umask: the scratch folder is mkdtemp's 0700.
+                #expect(system("chmod -R go+rX '\(scratch.path)' && chmod 700 '\(scratch.source)/Secret'") == 0)
+                let mount = try scratch.mount(options: ["allow_other"])
+                let root = mount.point
+                let complete = eventually(timeout: 60) {
+                    ["places/Kenya", "people/Carl", "tags/Hidden", "favorites/secret", "dates/2023/2023-10-01"].allSatisfy { statErrno(mount.bytes / $0) == 0 }
+                }
+                #expect(complete, "root does not see the secret photo's folders after 60 s")
+                #expect(Self.namesAsNobody(root + "/groups") == ["Open"], "the gate of groups/ holds for nobody")
+
+                let shown: [String: [String]] = [
+                    "people": ["Anna"], "people/Anna": ["open"], "tags": ["Shared"], "tags/Shared": ["open"],
+                    "places": ["Norway"], "favorites": [], "dates/2023": ["2023-09-01"],
+                ]
+                for (folder, names) in shown {
+                    #expect(Self.namesAsNobody(root + "/" + folder) == names, "\(folder)/ as nobody; root sees \(RawFiles.names(in: mount.bytes / folder)?.map(\.text) ?? [])")
+                }
+                let events = Self.namesAsNobody(root + "/events/2023") ?? []
+                #expect(events.count == 1 && events.first?.hasPrefix("2023-09-01") == true, "events/2023 as nobody: \(events)")
+                for hidden in ["people/Carl", "tags/Hidden", "places/Kenya", "favorites/secret", "dates/2023/2023-10-01", "people/Anna/secret"] {
+                    #expect(!Self.statAsNobody(root + "/" + hidden), "nobody reaches \(hidden)")
+                    #expect(statErrno(mount.bytes / hidden) == 0, "root reaches \(hidden)")
+                }
+            }
+        }
+    }
+}
