@@ -68,5 +68,29 @@ extension Mounted {
                 }
             }
         }
+
+        /// An event named by the place of a photo they cannot read is not shown to them, though a
+        /// photo of theirs joined it (names stay: the secret photo named it first).
+        @Test func anEventsNameTellsNoPlaceOfAPhotoTheyCannotRead() throws {
+            try withScratch(Self.library, changesSource: true) { scratch in
+                Self.label(scratch.source + "/Secret/secret.jpg", date: "2023:10:01 09:00:00", latitude: -1.2921, longitude: 36.8219,
+                           keywords: [], people: [], rating: 0)
+                #expect(system("chmod -R go+rX '\(scratch.path)' && chmod 700 '\(scratch.source)/Secret'") == 0)
+                let mount = try scratch.mount(options: ["allow_other"])
+                let year = mount.bytes / "events" / "2023"
+                let named = eventually(timeout: 60) { RawFiles.names(in: year)?.map(\.text) == ["2023-10-01 Nairobi"] }
+                #expect(named, "root: \(RawFiles.names(in: year)?.map(\.text) ?? [])")
+                let later = scratch.path + "/later.jpg"
+                try RawFiles.write(try TestData.contents("orientation/Landscape_1.jpg"), to: Array(later.utf8))
+                let dated = Command.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2023:10:01 10:00:00", later])
+                #expect(dated.status == 0 && chmod(later, 0o644) == 0 && rename(later, scratch.source + "/Open/later.jpg") == 0, "\(dated.err)")
+                let joined = eventually(timeout: 20) { RawFiles.names(in: year / "2023-10-01 Nairobi")?.count == 2 }
+                #expect(joined, "later did not join the event: \(RawFiles.names(in: year)?.map(\.text) ?? [])")
+                let shown = Self.namesAsNobody(mount.point + "/events/2023") ?? []
+                #expect(!shown.contains { $0.contains("Nairobi") }, "events/2023 as nobody: \(shown)")
+                #expect(!Self.statAsNobody(mount.point + "/events/2023/2023-10-01 Nairobi"), "reached by its name")
+                #expect(Self.namesAsNobody(mount.point + "/groups/Open") == ["later", "open", "thumbnail.jpg"], "later is theirs in groups/")
+            }
+        }
     }
 }
