@@ -4,7 +4,7 @@ import Testing
 
 extension Mounted {
     /// Issue 31's odd input through a real mount: names with `/`, NUL, `.` and `..`, 300-byte
-    /// names, a thousand people in one photo, a 10 MB XMP packet, a rating of 99, regions without
+    /// names, a thousand people in one photo (a Takeout JSON's, and MWG faces), a 10 MB XMP packet, a rating of 99, regions without
     /// names. The daemon stays up, `groups/` reads as before, every view's folders are valid names
     /// and `find` over each view ends with each photo once per folder.
     @Suite struct OddInputViewsTests {
@@ -15,6 +15,7 @@ extension Mounted {
         ])
         static let long = String(repeating: "x", count: 300)
         static let people = (0..<1000).map { "Person \($0)" }
+        static let faces = (0..<1000).map { "Face \($0)" }
 
         /// A hand-made sidecar packet (exiftool writes no NUL, `.` nor `..` keywords).
         static let handMadePacket = """
@@ -42,10 +43,12 @@ extension Mounted {
             let named = people.map { #"{"name": "\#($0)"}"# } + [#"{"name": "a/b\u0000c"}"#, #"{"name": ""}"#]
             let json = #"{"title": "p2.jpg", "favorited": true, "people": ["# + named.joined(separator: ",") + "]}"
             try RawFiles.write(Array(json.utf8), to: Array((album + "/p2.jpg.json").utf8))
-            // p3: a 10 MB XMP sidecar packet with a keyword and a Windows rating of 99 percent (five stars).
+            // p3: a 10 MB XMP sidecar packet with a keyword, a thousand named faces and a Windows rating of 99 percent (five stars).
             let filler = scratch.path + "/filler.txt"
             try RawFiles.write(Array(repeating: 0x61, count: 10 << 20), to: Array(filler.utf8))
-            exiftool(["-XMP-dc:Description<=\(filler)", "-XMP-dc:Subject=Big", "-XMP-microsoft:RatingPercent=99", "-o", album + "/p3.xmp", album + "/p3.jpg"])
+            exiftool(["-XMP-dc:Description<=\(filler)", "-XMP-dc:Subject=Big", "-XMP-microsoft:RatingPercent=99",
+                      "-XMP-mwg-rs:RegionInfo={RegionList=[\(faces.map { "{Name=\($0),Type=Face}" }.joined(separator: ","))]}",
+                      "-o", album + "/p3.xmp", album + "/p3.jpg"])
             #expect(try RawFiles.status(Array((album + "/p3.xmp").utf8)).get().st_size > 10 << 20)
             // p4: NUL, `.` and `..` as keywords, hand-written.
             try RawFiles.write(Array(handMadePacket.utf8), to: Array((album + "/p4.xmp").utf8))
@@ -64,7 +67,7 @@ extension Mounted {
                 let mount = try scratch.mount()
                 let root = mount.bytes
                 let read = eventually(timeout: 90) {
-                    Self.names(root / "tags").contains("Big") && Self.names(root / "people").count >= Self.people.count
+                    Self.names(root / "tags").contains("Big") && Self.names(root / "people").count >= Self.people.count + Self.faces.count
                 }
                 #expect(read, "tags/: \(Self.names(root / "tags")), \(Self.names(root / "people").count) people, \(String(describing: try? mount.stats()))")
                 #expect(mount.daemons.allSatisfy(Mount.isAlive), "the daemon is up")
@@ -72,6 +75,8 @@ extension Mounted {
                 // What the labels say, where a name can say it.
                 #expect(Set(Self.people).isSubset(of: Self.names(root / "people")), "all thousand people of p2")
                 #expect(Self.names(root / "people" / "Person 999") == ["p2"])
+                #expect(Set(Self.faces).isSubset(of: Self.names(root / "people")) && Self.names(root / "people" / "Face 999") == ["p3"],
+                        "all thousand faces of p3's 10 MB packet")
                 #expect(Self.names(root / "tags" / "Big") == ["p3"], "the keyword of the 10 MB packet")
                 #expect(Self.names(root / "favorites") == ["p2", "p3"], "Takeout's favorite and 99 percent; not xmp:Rating 99")
                 // groups/ reads as before: the album, and a photo's bytes.
