@@ -3,7 +3,7 @@ import Glibc
 import Testing
 
 extension Mounted {
-    /// A photo in every view at once, moved between albums, then deleted, and a new `.xmp` rating
+    /// A photo in every view at once, moved between albums, its GPS rewritten, then deleted, and a new `.xmp` rating
     /// beside another: every view follows, with the kernel told (each old path was looked up before,
     /// so a stale entry would still answer). ViewsMountTests covers dates/ adding and removing,
     /// LabelViewsTests an edited sidecar.
@@ -54,6 +54,15 @@ extension Mounted {
                 print("a moved between albums: every view followed after \(String(describing: moved))")
                 #expect(moved != nil, "not followed within 10 s: \((paths + [eventPath]).map { "\($0.text): \(statErrno($0))" })")
 
+                // Its GPS rewritten (exiftool replaces the file): places/ follows, Norway's folders go.
+                let tokyo = root / "places" / "Japan" / "Tokyo" / "Sakuragaokachō" / "a"
+                let retagged = Command.run("exiftool", ["-q", "-overwrite_original", "-n", "-GPSLatitude=35.6595", "-GPSLatitudeRef=N",
+                                                        "-GPSLongitude=139.7005", "-GPSLongitudeRef=E", scratch.source + "/Home/a.jpg"])
+                #expect(retagged.status == 0, "\(retagged.err)")
+                let replaced = Self.timeUntil { statErrno(root / "places" / "Norway") == ENOENT && statErrno(tokyo / "original.jpg") == 0 }
+                print("a's GPS rewritten: places/ followed after \(String(describing: replaced))")
+                #expect(replaced != nil, "places/: \(RawFiles.names(in: root / "places")?.map(\.text) ?? [])")
+
                 // A new sidecar rates c five stars: it joins favorites/.
                 _ = statErrno(root / "favorites" / "c")  // looked up (and missed) first: the kernel must be told it came
                 let rated = Command.run("exiftool", ["-q", "-XMP:Rating=5", "-o", scratch.path + "/c.xmp", scratch.source + "/Home/c.jpg"])
@@ -68,7 +77,7 @@ extension Mounted {
                 let gone = Self.timeUntil { (paths + [eventPath]).allSatisfy { statErrno($0) == ENOENT } }
                 print("a deleted: gone from every view after \(String(describing: gone))")
                 #expect(gone != nil, "still there 10 s after: \((paths + [eventPath]).filter { statErrno($0) != ENOENT }.map(\.text))")
-                for emptied in ["dates/2023", "places/Norway", "people/Anna", "tags/Travel", "events/2023"] {
+                for emptied in ["dates/2023", "places/Japan", "people/Anna", "tags/Travel", "events/2023"] {
                     #expect(statErrno(root / emptied) == ENOENT, "\(emptied) outlived its only photo")
                 }
                 #expect(RawFiles.names(in: root / "favorites")?.map(\.text) == ["c"])
