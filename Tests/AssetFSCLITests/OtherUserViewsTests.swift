@@ -92,5 +92,23 @@ extension Mounted {
                 #expect(Self.namesAsNobody(mount.point + "/groups/Open") == ["later", "open", "thumbnail.jpg"], "later is theirs in groups/")
             }
         }
+
+        /// A Live Photo whose still they may read but whose movie they may not: the still took the
+        /// movie's place, which places/ must not tell them.
+        @Test func aLivePhotosPlaceFromAMovieTheyCannotRead() throws {
+            try withScratch(Self.library, changesSource: true) { scratch in
+                try RawFiles.write(try TestData.contents("video/iPhone6s_livephoto.mov"), to: scratch.sourceBytes / "Open" / "IMG_0020.MOV")
+                try LivePhotoChangeTests.makeStill(at: scratch.source + "/Open/IMG_0020.HEIC")
+                let stripped = Command.run("exiftool", ["-q", "-overwrite_original", "-gps:all=", scratch.source + "/Open/IMG_0020.HEIC"])
+                #expect(stripped.status == 0, "\(stripped.err)")
+                #expect(system("chmod -R go+rX '\(scratch.path)' && chmod 600 '\(scratch.source)/Open/IMG_0020.MOV'") == 0)
+                let mount = try scratch.mount(options: ["allow_other"])
+                let placed = eventually(timeout: 60) { !(RawFiles.names(in: mount.bytes / "places") ?? []).isEmpty }
+                #expect(placed, "the still is not placed by its movie for root")
+                let shown = Self.namesAsNobody(mount.point + "/places") ?? []
+                #expect(shown.isEmpty, "places/ as nobody: \(shown)")
+                #expect(Self.namesAsNobody(mount.point + "/groups/Open")?.contains("IMG_0020") == true, "the still is theirs in groups/")
+            }
+        }
     }
 }
