@@ -58,10 +58,18 @@ extension AssetFileSystem {
         var after: Int64 = 0
         while true {
             let page = catalog.photos(underViewFolder: id, after: after, limit: 256)
-            if page.contains(where: { access.mayRead(photoAt: $0.photo.photo.relativePath, by: caller) }) { return true }
+            for member in page where mayReadWhole(member.photo, as: caller, in: catalog) { return true }
             guard let last = page.last, page.count == 256 else { return false }
             after = last.member
         }
+    }
+
+    /// Whether `caller` may read photo `row` and, of a Live Photo, its movie too: the still may
+    /// have taken its place from the movie, and a folder named by it must not show it to them.
+    private func mayReadWhole(_ row: CatalogStore.PhotoRow, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Bool {
+        guard access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
+        guard case .movie(let movie)? = catalog.motion(of: row) else { return true }
+        return access.mayRead(photoAt: movie.photo.relativePath, by: caller)
     }
 }
 

@@ -155,7 +155,8 @@ extension CatalogSnapshot {
 
     /// The photos of the members of view folder `id` and every folder below it, after member id
     /// `after`, in member id order, up to `limit` (for a caller who may read only some photos:
-    /// a folder is shown to them if one of these is theirs).
+    /// a folder is shown to them if one of these is theirs). Of an event named by a place, only
+    /// the members taken there: its name must say nothing a photo the caller cannot read says.
     public func photos(underViewFolder id: Int64, after: Int64, limit: Int) -> [(member: Int64, photo: CatalogStore.PhotoRow)] {
         read([]) { db throws(DatabaseError) in
             var result: [(member: Int64, photo: CatalogStore.PhotoRow)] = []
@@ -163,7 +164,10 @@ extension CatalogSnapshot {
                 WITH RECURSIVE below(id, view) AS (SELECT id, view FROM view_folders WHERE id = ?1
                     UNION ALL SELECT f.id, f.view FROM view_folders f JOIN below b ON f.view = b.view AND f.parent = b.id)
                 SELECT m.id, \(CatalogStore.photoColumns) FROM below, \(CatalogStore.memberTables)
-                WHERE m.folder = below.id AND m.id > ?2 ORDER BY m.id LIMIT ?3
+                WHERE m.folder = below.id AND m.id > ?2
+                    AND NOT EXISTS (SELECT 1 FROM events e WHERE e.folder = m.folder AND e.place IS NOT NULL
+                        AND NOT EXISTS (SELECT 1 FROM event_photos t WHERE t.photo = m.photo AND t.event = e.folder AND t.city = e.place))
+                ORDER BY m.id LIMIT ?3
                 """, [.integer(id), .integer(after), .integer(Int64(limit))]) { result.append(($0.integer(0), CatalogStore.photo($0, offset: 1))) }
             return result
         }
