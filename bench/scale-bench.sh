@@ -437,10 +437,10 @@ if start_daemon "$CACHE_B"; then
         [[ -d $MNT/$view ]] || continue
         timed "$TMP/ls.out" ls -l "$MNT/$view"
         VIEWS_LISTED+=("$view/|$(($(wc -l <"$TMP/ls.out") - 1))|$ELAPSED")
-        sub=$(awk '/^d/ { print $NF; exit }' "$TMP/ls.out")   # (the scale library's names have no spaces)
+        sub=$(find "$MNT/$view" -mindepth 1 -maxdepth 1 -type d -print -quit)   # (stat cached by ls -l)
         [[ -n $sub ]] || continue
-        timed "$TMP/ls.out" ls -l "$MNT/$view/$sub"
-        VIEWS_LISTED+=("$view/$sub/|$(($(wc -l <"$TMP/ls.out") - 1))|$ELAPSED")
+        timed "$TMP/ls.out" ls -l "$sub"
+        VIEWS_LISTED+=("$view/${sub##*/}/|$(($(wc -l <"$TMP/ls.out") - 1))|$ELAPSED")
     done
     LOAD_LISTED=$(load1)
     log "views listed: ${#VIEWS_LISTED[@]} folders"
