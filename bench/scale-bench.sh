@@ -40,12 +40,14 @@
 # background, its time taken from the command's start until `ls MNT/groups` lists every album:
 #   floor        walk mode 1 and 2, cold then warm (warm: median of 3); `find SOURCE | wc -l`;
 #                `ls -f` / `ls -l` of SOURCE and of SOURCE/album-big
-#   first mount  a fresh cache file: cold, then warm (another fresh file)
+#   first mount  a fresh cache file: cold, then warm (another fresh file); on the warm one, the time
+#                until every view is complete (bench/views-complete.py), the daemon's CPU and VmHWM
+#                then, the catalog's size
+#   views        on a fresh remount each: `ls -l` of each view's top folder and first subfolder,
+#                `find groups/` and `find events/`, each twice (uncached, cached), per entry
 #   remount      the cache file of the warm first mount: cold (then `ls -f`/`ls -l` of the big album
 #                cold), then warm, and on that last mount: `ls -f groups`, `ls -f`/`ls -l` of the big
-#                album and of an album of 100, `find MNT | wc -l`, `ls -l` of each view's top
-#                folder the mount shows (issue 31) and `find` of events/ against groups/ per entry,
-#                new thumbnails idle and during an
+#                album and of an album of 100, `find MNT | wc -l`, new thumbnails idle and during an
 #                `ls -lR` storm (SCALE_READERS processes, which render every thumbnail and fullscreen of
 #                an album), one photo
 #                added to an album and removed, 1,000 photos copied in as a new album and that album
