@@ -23,6 +23,8 @@
 #                     everyday days over 2015-2024, GPS near real cities on a third, keywords on a
 #                     tenth, 300 named people in MWG face regions on 15 %, ratings on a twentieth);
 #                     the library is then library-P-B-meta
+#   SCALE_FIND_MOUNT  0: no `find MNT` over the whole mount (at a million, 10 million entries and
+#                     about 270 s; events/ and groups/ are still walked)
 #   BENCH_SKIP_BUILD  1: use the binary already built instead of running `swift build -c release`
 #   BENCH_SCRATCH     the build folder (default bench/out/build)
 #   BENCH_STRICT      1: exit 1 when a target is missed (default: report only)
@@ -38,12 +40,14 @@
 # background, its time taken from the command's start until `ls MNT/groups` lists every album:
 #   floor        walk mode 1 and 2, cold then warm (warm: median of 3); `find SOURCE | wc -l`;
 #                `ls -f` / `ls -l` of SOURCE and of SOURCE/album-big
-#   first mount  a fresh cache file: cold, then warm (another fresh file)
+#   first mount  a fresh cache file: cold, then warm (another fresh file); on the warm one, the time
+#                until every view is complete (bench/views-complete.py), the daemon's CPU and VmHWM
+#                then, the catalog's size
+#   views        on a fresh remount each: `ls -l` of each view's top folder and first subfolder,
+#                `find groups/` and `find events/`, each twice (uncached, cached), per entry
 #   remount      the cache file of the warm first mount: cold (then `ls -f`/`ls -l` of the big album
 #                cold), then warm, and on that last mount: `ls -f groups`, `ls -f`/`ls -l` of the big
-#                album and of an album of 100, `find MNT | wc -l`, `ls -l` of each view's top
-#                folder the mount shows (issue 31) and `find` of events/ against groups/ per entry,
-#                new thumbnails idle and during an
+#                album and of an album of 100, `find MNT | wc -l`, new thumbnails idle and during an
 #                `ls -lR` storm (SCALE_READERS processes, which render every thumbnail and fullscreen of
 #                an album), one photo
 #                added to an album and removed, 1,000 photos copied in as a new album and that album
@@ -59,6 +63,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 OUT="$ROOT/bench/out/scale"
 START=$SECONDS
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 
 log() { printf 'scale-bench: %s\n' "$*" >&2; }
 die() { printf 'scale-bench: error: %s\n' "$*" >&2; exit 1; }
@@ -91,6 +96,8 @@ EXPECT_SRC=$((1 + EXPECT_ALBUMS + TOTAL))
 LIBRARY="$OUT/library-$PHOTOS-$BIG" GEN_FLAGS=()
 if ((METADATA)); then LIBRARY+=-meta GEN_FLAGS=(--metadata); fi
 STAMP="$LIBRARY.complete-v1"
+# a library generated elsewhere may be linked here (with its stamp): walked and mounted where it is
+if [[ -L $LIBRARY ]]; then LIBRARY=$(readlink -f "$LIBRARY"); fi
 ADD_ALBUM=$(printf 'album-%05d' $((ALBUMS / 2)))          # where one photo is added
 ADD_NAME=ZZ_scale_added                                   # …as ADD_NAME.jpg
 NEW_ALBUM=ZZ-scale-new-album                              # 1,000 photos copied in as this album
@@ -135,6 +142,7 @@ cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
 ms_since_ticks() { calc '%.0f' "($(cpu_ticks "$DPID") - $1) * 1000 / $CLK_TCK"; }
 fmt_s() { if isnum "$1"; then calc '%.3f' "$1"; else printf '%s' "$1"; fi; }
 ratio() { if isnum "$1" && isnum "$2" && awk -v b="$2" 'BEGIN { exit !(b > 0) }'; then calc '%.2f' "$1 / $2"; else printf -- '-'; fi; }
+load1() { cut -d' ' -f1 /proc/loadavg; }   # the machine is shared: said beside the figures
 max_of() { printf '%s\n' "$@" | { grep -E '^[0-9]+$' || true; } | sort -n | tail -1; }
 
 COLD=0
@@ -225,14 +233,15 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 # start_daemon CACHE: starts `assetfs -f` in the background and waits until `ls MNT/groups` lists
-# every album; sets MOUNT_T (s, command start → listing complete, or TIMEOUT/FAIL) and DPID
-MOUNT_T=0
+# every album; sets MOUNT_T (s, command start → listing complete, or TIMEOUT/FAIL), MOUNT_T0 (the
+# command's start, EPOCHREALTIME) and DPID
+MOUNT_T=0 MOUNT_T0=0
 start_daemon() {
     local cache=$1 t0=$EPOCHREALTIME deadline=$((SECONDS + STEP_TIMEOUT)) n=0
     printf '\n==== %s: assetfs -f -o cache=%s %s %s\n' "$(date +%T)" "$cache" "$LIBRARY" "$MNT" >>"$DLOG"
     "$BIN" -f -o "cache=$cache" "$LIBRARY" "$MNT" >>"$DLOG" 2>&1 &
     DPID=$!
-    MOUNT_T=FAIL
+    MOUNT_T=FAIL MOUNT_T0=$t0
     while ((SECONDS < deadline)); do
         kill -0 "$DPID" 2>/dev/null || { log "the daemon exited before the mount was ready (see $DLOG)"; DPID=""; return 1; }
         if [[ -d $MNT/groups ]]; then   # a builtin test: no process forked while the daemon works
@@ -381,8 +390,20 @@ start_daemon "$CACHE_B" || true
 FIRST_WARM=$MOUNT_T
 RSS_FIRST_WARM="" HWM_FIRST_WARM=""
 [[ -n $DPID ]] && { RSS_FIRST_WARM=$(status_kb "$DPID" VmRSS); HWM_FIRST_WARM=$(status_kb "$DPID" VmHWM); }
-sleep 1   # let it settle (and persist, if it does) before unmounting
+# --- views complete (issue 31): on this first mount, until every photo's properties are read and
+# placed in the views and the catalog stays unwritten (bench/views-complete.py says how)
+VIEWS_DONE="complete=- properties=- cpu_ms=- hwm_kb="
+if [[ -n $DPID ]]; then
+    log "first mount warm: $FIRST_WARM s; waiting for the views to be complete"
+    VIEWS_DONE=$(python3 "$ROOT/bench/views-complete.py" "${CACHE_B%.sqlite}.catalog.sqlite" "$MNT" "$DPID" "$MOUNT_T0" "$STEP_TIMEOUT")
+    log "views: $VIEWS_DONE"
+fi
+LOAD_VIEWS=$(load1)
+view_field() { tr ' ' '\n' <<<"$VIEWS_DONE" | awk -F= -v k="$1" '$1 == k { print $2 }'; }
+VIEWS_T=$(view_field complete) VIEWS_PROPS_T=$(view_field properties) VIEWS_CPU=$(view_field cpu_ms) VIEWS_HWM=$(view_field hwm_kb)
+VIEWS_STATS=$(stats_json)
 stop_daemon
+CATALOG_BYTES=$(stat -c %s "${CACHE_B%.sqlite}.catalog.sqlite")
 log "first mount warm: $FIRST_WARM s"
 
 REMOUNT_COLD=n/a RSS_REMOUNT_COLD="" LSF_BIG_COLD=n/a LSL_BIG_COLD=n/a
@@ -399,6 +420,43 @@ if ((COLD)); then
     stop_daemon
     log "remount cold: $REMOUNT_COLD s; ls -f of $BIG_DIR first: $LSF_BIG_COLD s"
 fi
+
+# ---------------------------------------------------------------- views (issue 31), fresh mounts
+# Each on a remount of its own (nothing in the kernel's or the daemon's caches): `ls -l` of each
+# view's top folder and of its first subfolder (a second level), then `find` of groups/ and, on
+# another remount, of events/, each walked twice (uncached, then cached)
+VIEWS_LISTED=() FIND_GROUPS=() FIND_EVENTS=()
+find_twice() {   # find_twice DIR: prints "entries uncached-s cached-s daemon-CPU-ms-uncached"
+    local c0 first n cpu
+    c0=$(cpu_ticks "$DPID")
+    timed "$TMP/find.out" find "$1"; first=$ELAPSED; n=$(wc -l <"$TMP/find.out")
+    cpu=$(ms_since_ticks "$c0")
+    timed "$TMP/find.out" find "$1"
+    printf '%s %s %s %s %s' "$n" "$first" "$ELAPSED" "$cpu" "$(load1)"
+}
+if start_daemon "$CACHE_B"; then
+    for view in dates events places people tags favorites videos; do
+        [[ -d $MNT/$view ]] || continue
+        timed "$TMP/ls.out" ls -l "$MNT/$view"
+        VIEWS_LISTED+=("$view/|$(($(wc -l <"$TMP/ls.out") - 1))|$ELAPSED")
+        sub=$(find "$MNT/$view" -mindepth 1 -maxdepth 1 -type d -print -quit)   # (stat cached by ls -l)
+        [[ -n $sub ]] || continue
+        timed "$TMP/ls.out" ls -l "$sub"
+        VIEWS_LISTED+=("$view/${sub##*/}/|$(($(wc -l <"$TMP/ls.out") - 1))|$ELAPSED")
+    done
+    LOAD_LISTED=$(load1)
+    log "views listed: ${#VIEWS_LISTED[@]} folders"
+    if [[ -d $MNT/events ]]; then
+        log "find groups/, uncached then cached"
+        read -ra FIND_GROUPS <<<"$(find_twice "$MNT/groups")"
+        stop_daemon
+        start_daemon "$CACHE_B" || true
+        log "find events/, uncached then cached"
+        [[ -n $DPID ]] && read -ra FIND_EVENTS <<<"$(find_twice "$MNT/events")"
+        log "find groups/ ${FIND_GROUPS[*]}, events/ ${FIND_EVENTS[*]} (entries, uncached s, cached s, CPU ms, load)"
+    fi
+fi
+stop_daemon
 
 log "remount, warm page cache (same cache file); then listings, find, storm, changes on that mount"
 walk 2 >/dev/null
@@ -418,28 +476,18 @@ timed "$TMP/ls.out" ls -l "$MNT/groups/album-00001"; LSL_SMALL=$ELAPSED
 
 # --- find
 wait_quiet
-log "find MNT | wc -l"
-c0=$(cpu_ticks "$DPID")
-timed "$TMP/find.out" find "$MNT"; FIND_MNT=$ELAPSED
-FIND_CPU=$(ms_since_ticks "$c0")
-FIND_N=$(wc -l <"$TMP/find.out")
-((FIND_N >= MIN_MNT)) || log "find MNT: $FIND_N entries, expected at least $MIN_MNT"
+FIND_MNT=skipped FIND_CPU=- FIND_N=1
+if [[ ${SCALE_FIND_MOUNT:-1} == 1 ]]; then
+    log "find MNT | wc -l"
+    c0=$(cpu_ticks "$DPID")
+    timed "$TMP/find.out" find "$MNT"; FIND_MNT=$ELAPSED
+    FIND_CPU=$(ms_since_ticks "$c0")
+    FIND_N=$(wc -l <"$TMP/find.out")
+    ((FIND_N >= MIN_MNT)) || log "find MNT: $FIND_N entries, expected at least $MIN_MNT"
+fi
 RSS_AFTER_FIND=$(status_kb "$DPID" VmRSS)
 HWM_AFTER_FIND=$(status_kb "$DPID" VmHWM)
 log "find: $FIND_MNT s, $FIND_N entries, VmRSS $(mib "$RSS_AFTER_FIND") MiB"
-
-# --- views (issue 31): each top folder the mount shows; events/ walked against groups/
-VIEWS_LISTED=() FIND_EVENTS=- FIND_EVENTS_N=1 FIND_GROUPS=- FIND_GROUPS_N=1
-for view in dates events places people tags favorites videos; do
-    [[ -d $MNT/$view ]] || continue
-    timed "$TMP/ls.out" ls -l "$MNT/$view"
-    VIEWS_LISTED+=("$view|$(($(wc -l <"$TMP/ls.out") - 1))|$ELAPSED")
-done
-if [[ -d $MNT/events ]]; then
-    timed "$TMP/find.out" find "$MNT/groups"; FIND_GROUPS=$ELAPSED FIND_GROUPS_N=$(wc -l <"$TMP/find.out")
-    timed "$TMP/find.out" find "$MNT/events"; FIND_EVENTS=$ELAPSED FIND_EVENTS_N=$(wc -l <"$TMP/find.out")
-fi
-log "views listed: ${#VIEWS_LISTED[@]}"
 
 # --- new thumbnails, idle and during an ls -lR storm
 # thumb_path K: the thumbnail of a photo no one asked for yet (K-th; distinct albums and photos)
@@ -602,6 +650,7 @@ echo "assetfs scale-bench: $TOTAL photos (64x48, $(stat -c %s "$LIBRARY/album-00
 echo "assetfs: $("$BIN" --version) ($BIN); floor: bench/scale-walk.c ($WALKER walk), same run"
 echo "library: $LIBRARY, $GEN_NOTE$(if ((METADATA)); then echo "; with metadata (bench/scale-meta.c)"; fi)"
 echo "cold: sync; echo 3 > /proc/sys/vm/drop_caches right before ($([[ $COLD == 1 ]] && echo yes || echo "n/a: not root")); warm figures of the floor: median of 3"
+echo "load average at the start / end of the run: $LOAD_START / $(cut -d' ' -f1-3 /proc/loadavg) (the machine is shared)"
 echo "mount time: \`assetfs -f\` started in the background → \`ls MNT/groups\` lists all $EXPECT_ALBUMS albums"
 echo
 row "measurement" "assetfs" "floor" "ratio" "target" ""
@@ -620,13 +669,19 @@ row "ls -l $BIG_DIR, warm remount  (s)" "$(fmt_s "$LSL_BIG")" "$(fmt_s "$SRC_LSL
 row "ls -l album of $PER_ALBUM, warm remount  (s)" "$(fmt_s "$LSL_SMALL")" "$(fmt_s "$SRC_LSL_SMALL")" "$(rx "$LSL_SMALL" "$SRC_LSL_SMALL")" "" "(floor: ls -l SOURCE/album-00001)"
 row "find | wc -l  (s)" "$(fmt_s "$FIND_MNT")" "$(fmt_s "$FIND_SRC")" "$(rx "$FIND_MNT" "$FIND_SRC")" "" "($FIND_N vs $EXPECT_SRC entries; daemon CPU $FIND_CPU ms)"
 row "find, per entry  (µs)" "$FIND_PE_MNT" "$FIND_PE_SRC" "$(rx "$FIND_PE_MNT" "$FIND_PE_SRC")" "" "(floor: find SOURCE | wc -l, warm)"
+row "views complete after a first mount (warm)  (s)" "$(fmt_s "$VIEWS_T")" "$(fmt_s "$W2_WARM")" "$(rx "$VIEWS_T" "$W2_WARM")" "" "(issue 31; properties all read at $VIEWS_PROPS_T s; floor: stat + 2 bytes, warm; load $LOAD_VIEWS)"
+row "  daemon CPU until then  (s, µs per photo)" "$(if isnum "$VIEWS_CPU"; then calc '%.1f' "$VIEWS_CPU / 1000"; else printf -- -; fi)" "" "" "" "$(per_entry "$(if isnum "$VIEWS_CPU"; then calc '%.3f' "$VIEWS_CPU / 1000"; else printf -- -; fi)" "$TOTAL") µs per photo (from the mount command's start)"
+row "  daemon VmHWM then  (MiB)" "$(mib "${VIEWS_HWM:-?}")" "" "" "< $T_RSS_MIB MiB" "$(verdict "$(mib "${VIEWS_HWM:-?}")" "<" "$T_RSS_MIB")"
+row "  catalog file after it  (MiB, bytes per photo)" "$(mib "$((CATALOG_BYTES / 1024))")" "" "" "" "$((CATALOG_BYTES / TOTAL)) B per photo (WAL not counted)"
 for listed in "${VIEWS_LISTED[@]}"; do
     IFS='|' read -r view entries took <<<"$listed"
-    row "ls -l $view/ ($entries entries)  (s)" "$(fmt_s "$took")" "" "" "" ""
+    row "ls -l $view ($entries entries), fresh mount  (s)" "$(fmt_s "$took")" "$(fmt_s "$SRC_LSL_SMALL")" "$(rx "$took" "$SRC_LSL_SMALL")" "" "(anchor: ls -l SOURCE/album-00001, $PER_ALBUM photos; load ${LOAD_LISTED:-?})"
 done
-if [[ $FIND_EVENTS != - ]]; then
-    pe_events=$(per_entry "$FIND_EVENTS" "$FIND_EVENTS_N") pe_groups=$(per_entry "$FIND_GROUPS" "$FIND_GROUPS_N")
-    row "find events/, per entry  (µs)" "$pe_events" "$pe_groups" "$(rx "$pe_events" "$pe_groups")" "1x" "(issue 31: as groups/ per entry; $FIND_EVENTS_N vs $FIND_GROUPS_N entries)"
+if ((${#FIND_EVENTS[@]} == 5 && ${#FIND_GROUPS[@]} == 5)); then
+    pe_events=$(per_entry "${FIND_EVENTS[1]}" "${FIND_EVENTS[0]}") pe_groups=$(per_entry "${FIND_GROUPS[1]}" "${FIND_GROUPS[0]}")
+    row "find events/ uncached, per entry  (µs)" "$pe_events" "$pe_groups" "$(rx "$pe_events" "$pe_groups")" "1x" "(anchor: groups/, fresh mounts each; ${FIND_EVENTS[0]} vs ${FIND_GROUPS[0]} entries, ${FIND_EVENTS[1]} vs ${FIND_GROUPS[1]} s; daemon CPU ${FIND_EVENTS[3]} vs ${FIND_GROUPS[3]} ms; load ${FIND_EVENTS[4]} vs ${FIND_GROUPS[4]})"
+    pe_events=$(per_entry "${FIND_EVENTS[2]}" "${FIND_EVENTS[0]}") pe_groups=$(per_entry "${FIND_GROUPS[2]}" "${FIND_GROUPS[0]}")
+    row "find events/ again (cached), per entry  (µs)" "$pe_events" "$pe_groups" "$(rx "$pe_events" "$pe_groups")" "1x" "(anchor: groups/ again)"
 fi
 row "daemon VmRSS / VmHWM after find  (MiB)" "$(mib "$RSS_AFTER_FIND")/$(mib "$HWM_AFTER_FIND")" "" "" "< $T_RSS_MIB MiB" ""
 row "ls -lR storm of $STORM_DIR, $READERS readers  (s)" "$(fmt_s "$STORM_T")" "" "" "" "(renders its thumbnails and fullscreens; daemon CPU $STORM_CPU ms)"
@@ -646,6 +701,8 @@ echo
 echo "floor walks (s): stat only cold $(fmt_s "$W1_COLD"), warm $(fmt_s "$W1_WARM") | stat + 2 bytes cold $(fmt_s "$W2_COLD"), warm $(fmt_s "$W2_WARM") | find SOURCE $(fmt_s "$FIND_SRC")"
 echo "new thumbnails (s): idle ${IDLE[*]} | during the storm ${DURING[*]:-none}"
 echo "listings of the mount that failed while polling for a removal: $LIST_ERRORS"
+echo "views when complete (folders/members): $(cut -d' ' -f5- <<<"$VIEWS_DONE")"
+echo "stats when the views were complete: $VIEWS_STATS"
 echo "stats at end: $STATS"
 echo "daemon log: $DLOG; total bench time: $((SECONDS - START)) s"
 } | tee "$OUT/report.txt"
