@@ -99,7 +99,21 @@ extension CatalogStore {
         try db.query("SELECT id, folders FROM view_folders WHERE view = ? AND parent = ? AND name = ?", key) { found = ($0.integer(0), $0.integer(1) > 0) }
         guard found == nil, create else { return found }
         try db.query("INSERT INTO view_folders(view, parent, name) VALUES (?, ?, ?)", key)
-        return (db.lastInsertedRow, false)
+        let made = db.lastInsertedRow
+        try giveWay(to: name, in: ViewFolder(view, id: parent), db)
+        return (made, false)
+    }
+
+    /// A member called `name` in `folder` takes a free ` (N)` name: a subfolder just made there
+    /// has that name (a tag `x` under which a photo called `x` was already shown), and a lookup
+    /// finds the folder, so the member would be hidden.
+    private static func giveWay(to name: [UInt8], in folder: ViewFolder, _ db: Database) throws(DatabaseError) {
+        var member: (id: Int64, photo: Int64, assetName: [UInt8])?
+        try db.query("SELECT m.id, m.photo, p.asset_name FROM view_members m JOIN photos p ON p.id = m.photo WHERE m.folder = ? AND m.name = ?",
+                     [.integer(folder.memberKey), .blob(name)]) { member = ($0.integer(0), $0.integer(1), $0.blob(2)) }
+        guard let member else { return }
+        let free = try uniqueMemberName(member.assetName, in: folder, photo: member.photo, db)
+        try db.query("UPDATE view_members SET name = ? WHERE id = ?", [.blob(free), .integer(member.id)])
     }
 
     /// Makes photo `photo` a member of `folder`, called by its asset name or, when another member

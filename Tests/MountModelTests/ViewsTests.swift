@@ -94,6 +94,21 @@ extension ScratchCatalog {
         #expect(catalog.names("dates/2023/2023-09-01")?.sorted() == ["x", "x.jpg", "y"])
     }
 
+    /// A folder made later under the name of a member there takes the name; the member moves to
+    /// ` (N)` (the kernel told of both), so neither hides the other.
+    @Test func aFolderMadeLaterMovesTheMemberOfItsName() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("A", ["x.jpg"])
+        try catalog.apply("B", ["y.jpg"])
+        try catalog.record(["x.jpg": Self.properties { $0.keywords = [["y"]] }], in: "A")
+        try catalog.record(["y.jpg": Self.properties { $0.keywords = [["y"]] }], in: "B")
+        #expect(catalog.names("tags/y") == ["x", "y"])
+        let changes = try catalog.record(["x.jpg": Self.properties { $0.keywords = [["y"], ["y", "y"]] }], in: "A")
+        #expect(catalog.names("tags/y")?.sorted() == ["x", "y", "y (2)"])
+        #expect(catalog.names("tags/y/y") == ["x"])
+        #expect(!changes.isEmpty)
+    }
+
     /// A Live Photo's movie is in no view once paired, whichever half was read first; unpaired
     /// (its still gone), it is read again and comes back.
     @Test func aLivePhotosMovieIsInNoView() throws {
