@@ -251,6 +251,7 @@ public final class AssetFileSystem: Sendable {
             case .movie(let movie)?: return (movie.photo, 0..<movie.photo.identity.size)
             case nil: return nil
             }
+        case .edited: return catalog.edit(ofOriginal: row.id).map { ($0.photo, 0..<$0.photo.identity.size) }
         }
     }
 

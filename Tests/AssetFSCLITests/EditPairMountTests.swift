@@ -36,11 +36,13 @@ extension Mounted {
                 #expect(try RawFiles.extendedAttribute("user.assetfs.edited", of: asset).get().text == "A/IMG_E0003.JPG")
                 #expect(try RawFiles.extendedAttribute("user.assetfs.source", of: asset).get().text == "A/IMG_0003.JPG")
                 #expect(try RawFiles.read(asset / "original.jpg").get() == RawFiles.read(scratch.sourceBytes / "A" / "IMG_0003.JPG").get())
+                #expect(try RawFiles.read(asset / "edited.jpg").get() == RawFiles.read(scratch.sourceBytes / "A" / "IMG_E0003.JPG").get())
+                #expect(RawFiles.names(in: asset)?.map { String(decoding: $0, as: UTF8.self) } == ["thumbnail.jpg", "fullscreen.jpg", "original.jpg", "edited.jpg"])
                 // The thumbnail is the edit's picture (200x130), not the original's (640x480).
                 let thumbnail = try #require(Self.aspect(asset / "thumbnail.jpg"))
                 #expect(abs(thumbnail - 200.0 / 130) < 0.05, "thumbnail aspect \(thumbnail)")
                 let dated = Command.run("find", [mount.point + "/dates", "-mindepth", "3", "-maxdepth", "3"]).stdout
-                #expect(String(decoding: dated, as: UTF8.self).split(separator: "\n") == ["\(mount.point)/dates/2024/2024-03-05/IMG_0003"][...])
+                #expect(String(decoding: dated, as: UTF8.self).split(separator: "\n").map(String.init) == ["\(mount.point)/dates/2024/2024-03-05/IMG_0003"])
             }
         }
     }

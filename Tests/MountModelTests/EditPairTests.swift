@@ -60,6 +60,9 @@ extension ScratchCatalog {
             try catalog.recordShots([original: Self.shot, edit: Self.shot])
             #expect(catalog.pairs(album: "L") == ["\(original) + \(edit)"], "edit first: \(editFirst)")
             #expect(catalog.datedAssets.count == 1)
+            let asset = try #require(catalog.node("groups/L/\(original.prefix { $0 != "." })"))
+            #expect(catalog.names(asset) == ["thumbnail.jpg", "fullscreen.jpg", ScratchCatalog.format(ofFile: original) == .heif ? "original.heic" : "original.jpg", "edited.jpg"])
+            #expect(catalog.node("groups/L/\(original.prefix { $0 != "." })/edited.jpg") != nil)
             let editRow = try #require(catalog.store.read { $0.photo(at: FilePath("L").appending(Array(edit.utf8))) })
             #expect(catalog.store.read { $0.original(ofEdit: editRow.id) }.map { text($0.photo.fileName) } == original)
         }
