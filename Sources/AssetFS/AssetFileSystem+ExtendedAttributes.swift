@@ -19,7 +19,7 @@ extension AssetFileSystem {
         guard node.isAssetFolder, let row = tree.photo(for: node, in: catalog) else { return [] }
         let properties = properties(of: row, in: catalog)
         return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
-            + (catalog.edit(ofOriginal: row.id) == nil ? [] : [MountLayout.editedAttribute])
+            + (row.edit == nil ? [] : [MountLayout.editedAttribute])
             + (copies(of: row, properties, in: catalog).isEmpty ? [] : [MountLayout.duplicatesAttribute])
             + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
             + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
@@ -45,7 +45,7 @@ extension AssetFileSystem {
         case MountLayout.motionSourceAttribute:
             return tree.photo(for: node, in: catalog).flatMap { liveMovie(of: $0, in: catalog) }.map { .success($0.relativePath.bytes) } ?? .failure(.noAttribute)
         case MountLayout.editedAttribute:
-            return tree.photo(for: node, in: catalog).flatMap { catalog.edit(ofOriginal: $0.id) }.map { .success($0.photo.relativePath.bytes) } ?? .failure(.noAttribute)
+            return tree.photo(for: node, in: catalog).flatMap { catalog.edit(of: $0) }.map { .success($0.photo.relativePath.bytes) } ?? .failure(.noAttribute)
         case MountLayout.duplicatesAttribute:
             guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
             let copies = copies(of: row, properties(of: row, in: catalog), in: catalog)

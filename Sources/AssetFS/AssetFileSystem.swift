@@ -243,7 +243,7 @@ public final class AssetFileSystem: Sendable {
     /// Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion.
     func source(_ kind: FileKind, of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> (photo: Photo, window: Range<Int64>)? {
         switch kind {
-        case .rendition: return (catalog.edit(ofOriginal: row.id)?.photo ?? row.photo, 0..<0)
+        case .rendition: return (catalog.edit(of: row)?.photo ?? row.photo, 0..<0)
         case .original: return (row.photo, 0..<row.photo.identity.size)
         case .motion:
             switch catalog.motion(of: row) {
@@ -251,7 +251,7 @@ public final class AssetFileSystem: Sendable {
             case .movie(let movie)?: return (movie.photo, 0..<movie.photo.identity.size)
             case nil: return nil
             }
-        case .edited: return catalog.edit(ofOriginal: row.id).map { ($0.photo, 0..<$0.photo.identity.size) }
+        case .edited: return catalog.edit(of: row).map { ($0.photo, 0..<$0.photo.identity.size) }
         }
     }
 

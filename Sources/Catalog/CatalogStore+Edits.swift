@@ -58,19 +58,15 @@ extension CatalogStore {
 }
 
 extension CatalogSnapshot {
-    /// The edit photo `original` shows, once they are paired: its renditions are made from it.
-    public func edit(ofOriginal original: Int64) -> CatalogStore.PhotoRow? {
-        partner(in: "SELECT edit FROM edit_pairs WHERE original = ?", original)
+    /// The edit original `row` shows, once they are paired: its renditions are made from it.
+    public func edit(of row: CatalogStore.PhotoRow) -> CatalogStore.PhotoRow? {
+        row.edit.flatMap { photo($0) }
     }
 
     /// The original whose asset shows the edit `edit`, once they are paired.
     public func original(ofEdit edit: Int64) -> CatalogStore.PhotoRow? {
-        partner(in: "SELECT original FROM edit_pairs WHERE edit = ?", edit)
-    }
-
-    private func partner(in statement: String, _ id: Int64) -> CatalogStore.PhotoRow? {
-        var partner: Int64?
-        read(()) { db throws(DatabaseError) in try db.query(statement, [.integer(id)]) { partner = $0.integer(0) } }
-        return partner.flatMap { photo($0) }
+        var original: Int64?
+        read(()) { db throws(DatabaseError) in try db.query("SELECT original FROM edit_pairs WHERE edit = ?", [.integer(edit)]) { original = $0.integer(0) } }
+        return original.flatMap { photo($0) }
     }
 }

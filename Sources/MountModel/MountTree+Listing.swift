@@ -59,7 +59,7 @@ extension MountTree {
     /// once paired, and `motion.mp4` or `motion.mov` only once its properties say it has a motion.
     public func files(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> [(kind: FileKind, name: [UInt8])] {
         sizes.all.map { (FileKind.rendition(size: $0.slot), $0.fileName) } + [(.original, row.photo.originalFileName)]
-            + (catalog.edit(ofOriginal: row.id).map { [(.edited, $0.photo.editedFileName)] } ?? [])
+            + (catalog.edit(of: row).map { [(.edited, $0.photo.editedFileName)] } ?? [])
             + (catalog.motion(of: row).map { [(.motion, MountLayout.motionName($0))] } ?? [])
     }
 }

@@ -41,6 +41,8 @@ extension Mounted {
                 // The thumbnail is the edit's picture (200x130), not the original's (640x480).
                 let thumbnail = try #require(Self.aspect(asset / "thumbnail.jpg"))
                 #expect(abs(thumbnail - 200.0 / 130) < 0.05, "thumbnail aspect \(thumbnail)")
+                let located = LocateTests.locate(scratch, [album + "/IMG_E0003.JPG"])
+                #expect(located.status == 0 && located.out == mount.point + "/groups/A/IMG_0003/edited.jpg\n", "\(located.out) \(located.err)")
                 let dated = Command.run("find", [mount.point + "/dates", "-mindepth", "3", "-maxdepth", "3"]).stdout
                 #expect(String(decoding: dated, as: UTF8.self).split(separator: "\n").map(String.init) == ["\(mount.point)/dates/2024/2024-03-05/IMG_0003"])
             }

@@ -22,7 +22,7 @@ extension ScratchCatalog {
         guard let folder = node("groups/\(album)") else { return [] }
         return names(folder).filter { $0 != "thumbnail.jpg" }.compactMap { name in
             guard let asset = node("groups/\(album)/\(name)"), let row = store.read({ tree.photo(for: asset, in: $0) }) else { return nil }
-            let edit = store.read { $0.edit(ofOriginal: row.id) }
+            let edit = store.read { $0.edit(of: row) }
             return text(row.photo.fileName) + (edit.map { " + " + text($0.photo.fileName) } ?? "")
         }.sorted()
     }
