@@ -45,6 +45,15 @@ extension Mounted {
                 #expect(located.status == 0 && located.out == mount.point + "/groups/A/IMG_0003/edited.jpg\n", "\(located.out) \(located.err)")
                 let dated = Command.run("find", [mount.point + "/dates", "-mindepth", "3", "-maxdepth", "3"]).stdout
                 #expect(String(decoding: dated, as: UTF8.self).split(separator: "\n").map(String.init) == ["\(mount.point)/dates/2024/2024-03-05/IMG_0003"])
+                #expect(Self.aspect(mount.groups / "A" / "thumbnail.jpg").map { abs($0 - 200.0 / 130) < 0.05 } == true, "the album's poster shows the edit")
+
+                // The edit gone, the original is a plain asset again: its own picture, no edited.jpg.
+                #expect(unlink(album + "/IMG_E0003.JPG") == 0)
+                let unpaired = eventually(timeout: 20) { statErrno(asset / "edited.jpg") == ENOENT }
+                #expect(unpaired, "edited.jpg still there")
+                #expect((try? RawFiles.extendedAttribute("user.assetfs.edited", of: asset).get()) == nil)
+                let own = try #require(Self.aspect(asset / "thumbnail.jpg"))
+                #expect(abs(own - 640.0 / 480) < 0.05, "thumbnail aspect \(own) after the edit went")
             }
         }
     }
