@@ -1,5 +1,6 @@
 import MountModel
 import Posix
+import SQLiteDatabase
 import Testing
 @testable import Catalog
 @testable import PhotoSource
@@ -108,5 +109,29 @@ extension ScratchCatalog {
         try catalog.apply("L", files)
         try catalog.recordShots(shots)
         #expect(catalog.pairs(album: "L") == ["IMG_0003.JPG + IMG_E0003.JPG"] && catalog.datedAssets.count == 1)
+    }
+}
+
+/// A catalog of version 10 (content ids, no edit pairs) gains `edit_pairs` in place: its tree
+/// stays, the photos named as edits are read again, and then pair.
+@Suite struct EditPairUpgradeTests {
+    @Test func aVersion10CatalogPairsItsEditsOnceReadAgain() throws {
+        let catalog = try ScratchCatalog()
+        let files = ["IMG_0003.JPG", "IMG_E0003.JPG", "IMG_0004.JPG"]
+        let shots = Dictionary(uniqueKeysWithValues: files.map { ($0, EditPairTests.shot) })
+        try catalog.apply("L", files)
+        try catalog.recordShots(shots)
+        do {
+            let db = try Database(path: catalog.store.path)
+            try db.execute("""
+                DROP TRIGGER edit_photo_changed; DROP TRIGGER edit_photo_removed; DROP TRIGGER edit_pair_broken; DROP TABLE edit_pairs;
+                PRAGMA user_version = 10;
+                """)
+        }
+        try catalog.reopen()
+        #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.map { text($0.photo.fileName) } == ["IMG_E0003.JPG"])
+        #expect(catalog.pairs(album: "L") == ["IMG_0003.JPG", "IMG_0004.JPG", "IMG_E0003.JPG"])
+        try catalog.recordShots(shots)
+        #expect(catalog.pairs(album: "L") == ["IMG_0003.JPG + IMG_E0003.JPG", "IMG_0004.JPG"])
     }
 }
