@@ -2,8 +2,8 @@ import PhotoSource
 import SQLiteDatabase
 
 /// Edits with their originals (`EditNames`): an edit and its original in one folder, both
-/// pictures with the same date taken (from the picture, not the file's time) and the same
-/// camera, are one asset, modelled on Live Photos: the edit is the hidden half (in no listing,
+/// pictures with the same date taken (from the picture, not the file's time or name; the same
+/// local time where one says its UTC offset and the other does not) and the same camera, are one asset, modelled on Live Photos: the edit is the hidden half (in no listing,
 /// lookup or view: `shown`), the original the shown asset, whose renditions show the edit. The
 /// pair is made when the second of the two has its properties recorded; a change or removal of
 /// either breaks it (these triggers) and has both read again, which pairs anew if they still match.
@@ -43,7 +43,7 @@ extension CatalogStore {
                 try db.query("""
                     INSERT OR IGNORE INTO edit_pairs(edit, original)
                     SELECT e.photo, o.photo FROM properties e, properties o
-                    WHERE e.photo = ? AND o.photo = ? AND e.date = o.date AND e.camera = o.camera
+                    WHERE e.photo = ? AND o.photo = ? AND (e.date = o.date OR e.taken = o.taken) AND e.camera = o.camera
                       AND e.date_source IN (\(Self.pictureDateSources)) AND o.date_source IN (\(Self.pictureDateSources))
                       AND e.photo NOT IN (SELECT original FROM edit_pairs) AND o.photo NOT IN (SELECT edit FROM edit_pairs)
                     RETURNING edit

@@ -87,6 +87,21 @@ extension ScratchCatalog {
         #expect(catalog.datedAssets.count == 10)
     }
 
+    /// Takeout dates the original from its JSON (with an offset), the edit's EXIF may have none:
+    /// the same local time taken is the same date.
+    @Test func theSameLocalTimeTakenIsTheSameDate() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("L", ["IMG_1234.jpg", "IMG_1234-edited.jpg"])
+        let batch = catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.map { row in
+            var properties = CatalogStore.Properties(date: row.photo.fileName.count > 12 ? "2024-03-05T10:00:00" : "2024-03-05T10:00:00+01:00",
+                                                     dateSource: .exifOriginal, day: 20240305, camera: Array(Self.shot.camera.utf8))
+            properties.taken = 1_709_632_800
+            return (photo: row, properties: properties)
+        }
+        try catalog.store.record(batch)
+        #expect(catalog.pairs(album: "L") == ["IMG_1234.jpg + IMG_1234-edited.jpg"])
+    }
+
     @Test func datesFromTheFilesTimeDoNotPair() throws {
         let catalog = try ScratchCatalog()
         try catalog.apply("L", ["IMG_0003.JPG", "IMG_E0003.JPG"])
