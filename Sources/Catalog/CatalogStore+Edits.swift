@@ -31,9 +31,11 @@ extension CatalogStore {
         guard !photo.photo.format.isVideo else { return }
         for partner in EditNames.partners(of: photo.photo.fileName) {
             var candidates: [Int64] = []
-            let prefix = partner.stem + [UInt8(ascii: ".")]
-            try db.query("SELECT id, file_name, format FROM photos WHERE folder = ? AND id != ? AND substr(file_name, 1, ?) = ? ORDER BY id",
-                         [.integer(photo.folder), .integer(photo.id), .integer(Int64(prefix.count)), .blob(prefix)]) {
+            // The names `stem.` up to `stem/`: a range of the (folder, file_name) index, not a
+            // scan of the folder for each photo read.
+            let (from, below) = (partner.stem + [UInt8(ascii: ".")], partner.stem + [UInt8(ascii: "/")])
+            try db.query("SELECT id, file_name, format FROM photos WHERE folder = ? AND file_name >= ? AND file_name < ? AND id != ? ORDER BY id",
+                         [.integer(photo.folder), .blob(from), .blob(below), .integer(photo.id)]) {
                 guard EditNames.name($0.blob(1), hasStem: partner.stem), SourceFormat(rawValue: $0.text(2))?.isVideo == false else { return }
                 candidates.append($0.integer(0))
             }
