@@ -44,9 +44,11 @@ extension AssetFileSystem {
             return holdsReadablePhoto(viewFolder: id, as: caller, in: catalog)
         default:
             guard let row = tree.photo(for: node, in: catalog), access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
-            // A Live Photo's motion.mov is its movie: the caller must be able to read that too.
-            guard case .file(_, .motion, _) = node.canonical, case .movie(let movie)? = catalog.motion(of: row) else { return true }
-            return access.mayRead(photoAt: movie.photo.relativePath, by: caller)
+            // A file made from another (a Live Photo's motion.mov is its movie, an original's
+            // renditions and edited.* its edit): the caller must be able to read that too.
+            guard case .file(_, let kind, _) = node.canonical, let shown = source(kind, of: row, in: catalog)?.photo,
+                  shown.relativePath != row.photo.relativePath else { return true }
+            return access.mayRead(photoAt: shown.relativePath, by: caller)
         }
     }
 }

@@ -6,7 +6,7 @@ import PhotoSource
 import Posix
 
 /// Extended attributes: the mount's statistics on its root, and on each asset folder its
-/// source path (and a Live Photo's movie's, and its copies'), why it is broken or shown from a
+/// source path (and a Live Photo's movie's, its edit's, and its copies'), why it is broken or shown from a
 /// preview (if it is), and its photo's properties.
 extension AssetFileSystem {
     public func extendedAttributeNames(_ inode: UInt64, as caller: Credentials) -> [[UInt8]] {
@@ -19,6 +19,7 @@ extension AssetFileSystem {
         guard node.isAssetFolder, let row = tree.photo(for: node, in: catalog) else { return [] }
         let properties = properties(of: row, in: catalog)
         return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
+            + (row.edit == nil ? [] : [MountLayout.editedAttribute])
             + (copies(of: row, properties, in: catalog).isEmpty ? [] : [MountLayout.duplicatesAttribute])
             + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
             + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
@@ -43,6 +44,8 @@ extension AssetFileSystem {
             return tree.photo(for: node, in: catalog).map { .success($0.photo.relativePath.bytes) } ?? .failure(.notFound)
         case MountLayout.motionSourceAttribute:
             return tree.photo(for: node, in: catalog).flatMap { liveMovie(of: $0, in: catalog) }.map { .success($0.relativePath.bytes) } ?? .failure(.noAttribute)
+        case MountLayout.editedAttribute:
+            return tree.photo(for: node, in: catalog).flatMap { catalog.edit(of: $0) }.map { .success($0.photo.relativePath.bytes) } ?? .failure(.noAttribute)
         case MountLayout.duplicatesAttribute:
             guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
             let copies = copies(of: row, properties(of: row, in: catalog), in: catalog)

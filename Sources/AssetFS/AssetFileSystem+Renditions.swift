@@ -47,15 +47,17 @@ extension AssetFileSystem {
     private func settleFirst(album: Int64, after: Int64, brokenReason: String?, as caller: Credentials, interruption: Interruption.Source?,
                              completion: @escaping @Sendable (Result<Settled, RenditionFailure>) -> Void) {
         // The photo and whether the caller may see it, from one state of the catalog.
-        let (first, permitted) = catalog.read { catalog in
+        let (first, shown, permitted) = catalog.read { catalog in
             let row = catalog.photos(inFolder: album, after: after, limit: 1).first
-            return (row, row.map { permits(.asset($0.id), as: caller, in: catalog) } ?? false)
+            let thumbnail = row.map { Node.file(photo: $0.id, kind: .rendition(size: options.sizes.thumbnail.slot), version: Node.shownVersion($0.version)) }
+            return (row, row.flatMap { source(.rendition(size: options.sizes.thumbnail.slot), of: $0, in: catalog)?.photo },
+                    thumbnail.map { permits($0, as: caller, in: catalog) } ?? false)
         }
-        guard let row = first else { return completion(placeholder(for: brokenReason ?? "no photos")) }
+        guard let row = first, let shown else { return completion(placeholder(for: brokenReason ?? "no photos")) }
         guard permitted else {
             return completion(.failure(.unavailable(.posterDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
-        let request = RenditionRequest(photo: row.photo, spec: options.spec(options.sizes.thumbnail))
+        let request = RenditionRequest(photo: shown, spec: options.spec(options.sizes.thumbnail))
         pipeline.size(request, priority: .thumbnail, interruption: interruption) { [self] result in
             switch result {
             case .success(let size): completion(.success(Settled(request: request, size: size)))

@@ -224,8 +224,8 @@ public final class AssetFileSystem: Sendable {
                                userID: owner.userID, groupID: owner.groupID, modificationNanoseconds: owner.modificationNanoseconds,
                                linkCount: 1, isSymbolicLink: true), nil)
         case .file, .viewFile:
-            guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node, in: catalog), let window = source(kind, of: row, in: catalog)?.window else { return nil }
-            let photo = row.photo
+            guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node, in: catalog),
+                  let (photo, window) = source(kind, of: row, in: catalog) else { return nil }
             // A size with a view has three names: in its asset folder, in the view and under dates/
             // (counted from the start: a photo is there as soon as its date is read); an original
             // two. Its members in the other views are not counted (that would cost a statement).
@@ -239,10 +239,11 @@ public final class AssetFileSystem: Sendable {
     }
 
     /// The source file a file of kind `kind` shows and the bytes of it, a rendition's size still
-    /// 0: a Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion.
+    /// 0: a rendition is made from the edit an original is paired with (what the phone showed), a
+    /// Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion.
     func source(_ kind: FileKind, of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> (photo: Photo, window: Range<Int64>)? {
         switch kind {
-        case .rendition: return (row.photo, 0..<0)
+        case .rendition: return (catalog.edit(of: row)?.photo ?? row.photo, 0..<0)
         case .original: return (row.photo, 0..<row.photo.identity.size)
         case .motion:
             switch catalog.motion(of: row) {
@@ -250,6 +251,7 @@ public final class AssetFileSystem: Sendable {
             case .movie(let movie)?: return (movie.photo, 0..<movie.photo.identity.size)
             case nil: return nil
             }
+        case .edited: return catalog.edit(of: row).map { ($0.photo, 0..<$0.photo.identity.size) }
         }
     }
 

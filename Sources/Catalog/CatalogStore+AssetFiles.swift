@@ -1,7 +1,7 @@
 import SQLiteDatabase
 
 /// What an asset folder shows beside its renditions and original follows other rows than its
-/// photo's: a Live Photo's movie (paired or unpaired: either half changed, went, or was read)
+/// photo's: a Live Photo's movie and an edit (paired or unpaired: either half changed, went, or was read)
 /// and a Motion Photo's video (its properties read, read again, or dropped). Triggers on the
 /// writer's connection note every such photo, whatever statement changed it, and each write
 /// turns the notes into changes (`assetFolderChanges`): the kernel is told once, here, instead
@@ -9,7 +9,7 @@ import SQLiteDatabase
 extension CatalogStore {
     /// Temporary (the writer's connection only): made again whenever the connection is opened
     /// (with `viewEntryTriggers`).
-    /// `listed` is 1 for a Live Photo's movie, which also leaves or rejoins its album (and the views).
+    /// `listed` is 1 for a Live Photo's movie or an edit, which also leaves or rejoins its album (and the views).
     static let assetFolderTriggers = """
         CREATE TEMP TABLE IF NOT EXISTS asset_folders_changed(photo INTEGER PRIMARY KEY, listed INTEGER NOT NULL);
         CREATE TEMP TRIGGER IF NOT EXISTS pair_made AFTER INSERT ON main.live_pairs BEGIN
@@ -18,6 +18,10 @@ extension CatalogStore {
             \(noting("old.still", listed: 0)) \(noting("old.movie", listed: 1))
             -- The movie rejoins the views it left (`live_movie_hidden`) once read again.
             INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE id IN (old.still, old.movie); END;
+        CREATE TEMP TRIGGER IF NOT EXISTS edit_pair_made AFTER INSERT ON main.edit_pairs BEGIN
+            \(noting("new.original", listed: 0)) \(noting("new.edit", listed: 1)) END;
+        CREATE TEMP TRIGGER IF NOT EXISTS edit_pair_unmade AFTER DELETE ON main.edit_pairs BEGIN
+            \(noting("old.original", listed: 0)) \(noting("old.edit", listed: 1)) END;
         CREATE TEMP TRIGGER IF NOT EXISTS motion_stored AFTER INSERT ON main.properties WHEN new.motion_offset IS NOT NULL BEGIN
             \(noting("new.photo", listed: 0)) END;
         CREATE TEMP TRIGGER IF NOT EXISTS motion_replaced BEFORE INSERT ON main.properties BEGIN

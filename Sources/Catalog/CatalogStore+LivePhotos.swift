@@ -13,8 +13,11 @@ extension CatalogStore {
         CREATE INDEX IF NOT EXISTS properties_by_live_id ON properties(live_id) WHERE live_id IS NOT NULL;
         """
 
-    /// An SQL condition: the photo whose id is `column` is shown (not the movie of a Live Photo).
-    static func shown(_ column: String) -> String { "\(column) NOT IN (SELECT movie FROM live_pairs)" }
+    /// An SQL condition: the photo whose id is `column` is shown (not the movie of a Live Photo,
+    /// nor an edit shown by its original's asset: `CatalogStore+Edits.swift`).
+    static func shown(_ column: String) -> String {
+        "(\(column) NOT IN (SELECT movie FROM live_pairs) AND \(column) NOT IN (SELECT edit FROM edit_pairs))"
+    }
 
     /// The video an asset folder shows beside its still.
     public enum Motion: Sendable {

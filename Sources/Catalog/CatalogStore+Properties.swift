@@ -129,12 +129,11 @@ extension CatalogStore {
             """, [.integer(photo.id), .integer(photo.version)] + columns.map { $0.value(properties) })
         try db.query("DELETE FROM undated WHERE photo = ?", [.integer(photo.id)])
         var hidden = false
-        if photo.photo.format == .quickTime {
-            try db.query("SELECT 1 FROM live_pairs WHERE movie = ?", [.integer(photo.id)]) { _ in hidden = true }
-        }
+        try db.query("SELECT 1 FROM photos WHERE id = ? AND NOT \(Self.shown("id"))", [.integer(photo.id)]) { _ in hidden = true }
         try Self.updateMembers(photo: photo.id, assetName: current.assetName,
                                paths: hidden ? [] : ViewPath.of(properties, isVideo: photo.photo.format.isVideo), db)
         if let identifier = properties.liveIdentifier { try pairLivePhoto(photo, identifier: identifier, db) }
+        try pairEdit(photo, db)
         try Self.placeInEvents(ofPhoto: photo.id, db)
     }
 }

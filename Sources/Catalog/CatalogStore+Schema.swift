@@ -18,13 +18,15 @@ extension CatalogStore {
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }
-        if version == 9 {
+        if version == 9 || version == 10 {
             // Version 10 keeps each photo's content id (`ids/`): the background makes them, as
-            // for new photos; nothing else is read again.
+            // for new photos. Version 11 pairs edits with their originals: photos named as an
+            // edit are read again to be paired; nothing else is.
             try db.execute("""
                 BEGIN IMMEDIATE;
-                ALTER TABLE properties ADD COLUMN content_id BLOB;
-                \(Self.contentIDIndex)
+                \(version == 9 ? "ALTER TABLE properties ADD COLUMN content_id BLOB; \(Self.contentIDIndex)" : "")
+                \(Self.editPairsSchema)
+                INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE CAST(file_name AS TEXT) GLOB '*[A-Z]_E[0-9]*' OR CAST(file_name AS TEXT) GLOB '*-edited.*';
                 PRAGMA user_version = \(Self.schemaVersion);
                 COMMIT;
                 """)
@@ -48,11 +50,12 @@ extension CatalogStore {
             try db.execute("""
                 BEGIN IMMEDIATE;
                 DROP TRIGGER IF EXISTS photo_added; DROP TRIGGER IF EXISTS photo_changed; DROP TRIGGER IF EXISTS photo_removed;
-                DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS live_pairs;
+                DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS live_pairs; DROP TABLE IF EXISTS edit_pairs;
                 \(Self.dropViews)
                 \(Self.propertiesSchema)
                 \(Self.viewsSchema)
                 \(Self.eventsSchema)
+                \(Self.editPairsSchema)
                 INSERT INTO undated SELECT id FROM photos;
                 PRAGMA user_version = \(Self.schemaVersion);
                 COMMIT;
@@ -85,7 +88,7 @@ extension CatalogStore {
     static let freshSchema = """
         BEGIN IMMEDIATE;
         DROP TABLE IF EXISTS folders; DROP TABLE IF EXISTS photos; DROP TABLE IF EXISTS retired; DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS skipped;
-        DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS live_pairs;
+        DROP TABLE IF EXISTS properties; DROP TABLE IF EXISTS undated; DROP TABLE IF EXISTS dated_suffixes; DROP TABLE IF EXISTS live_pairs; DROP TABLE IF EXISTS edit_pairs;
         \(CatalogStore.dropViews)
         CREATE TABLE folders(
             id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -114,6 +117,7 @@ extension CatalogStore {
         \(CatalogStore.propertiesSchema)
         \(CatalogStore.viewsSchema)
         \(CatalogStore.eventsSchema)
+        \(CatalogStore.editPairsSchema)
         PRAGMA user_version = \(CatalogStore.schemaVersion);
         COMMIT;
         """

@@ -19,7 +19,7 @@ public final class CatalogStore: Sendable {
     let reservedAssetNames: [[UInt8]]
     let readers: ReaderPool
     let writer: Locked<Database>
-    static let schemaVersion = 10
+    static let schemaVersion = 11
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`, giving no asset one of `reservedAssetNames`. A file that is not a valid catalog
@@ -102,6 +102,9 @@ public final class CatalogStore: Sendable {
         /// What its stored properties say of a motion beside it, read with the row: an asset
         /// folder's files follow it, and a listing then needs no query of its own per asset.
         public var motionFacts: MotionFacts
+        /// The photo id of the edit it shows (`CatalogStore+Edits.swift`), read with the row for
+        /// the same reason: a photo with none costs no statement more.
+        public var edit: Int64?
     }
 
     static let folderColumns = "id, relpath, uid, gid, permissions, mtime, album_name, photo_count"
@@ -129,7 +132,7 @@ public final class CatalogStore: Sendable {
                                      userID: UInt32(truncatingIfNeeded: row.integer(.uid)), groupID: UInt32(truncatingIfNeeded: row.integer(.gid)),
                                      permissions: UInt32(truncatingIfNeeded: row.integer(.permissions)),
                                      format: SourceFormat(rawValue: row.text(.format)) ?? .jpeg),
-                        motionFacts: motionFacts(row))
+                        motionFacts: motionFacts(row), edit: row.optionalInteger(.pairedEdit))
     }
 
     // MARK: Reading

@@ -1,8 +1,8 @@
 /// The columns of a photo row (`CatalogStore.photo`), in the order they are selected: the
-/// photo, its folder's path, and what its stored properties say of a motion beside it.
+/// photo, its folder's path, what its stored properties say of a motion beside it, and its edit.
 enum PhotoColumn: Int32, ColumnList {
     case id, folder, assetName, version, folderPath, fileName, inode, size, mtime, ctime, uid, gid, permissions, format
-    case propertiesRead, motionOffset, motionLength, pairedMovie
+    case propertiesRead, motionOffset, motionLength, pairedMovie, pairedEdit
 
     /// From `CatalogStore.photoTables`: photos `p`, their folders `f`, their properties `q`.
     var expression: String {
@@ -25,6 +25,7 @@ enum PhotoColumn: Int32, ColumnList {
         case .motionOffset: "q.motion_offset"
         case .motionLength: "q.motion_length"
         case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = p.id)"
+        case .pairedEdit: "(SELECT edit FROM edit_pairs WHERE original = p.id)"
         }
     }
 
@@ -48,6 +49,8 @@ enum PhotoColumn: Int32, ColumnList {
         case .motionOffset: "r.motion_offset"
         case .motionLength: "r.motion_length"
         case .pairedMovie: "r.movie"
+        // An earlier version is read on as it was: its own file, not an edit.
+        case .pairedEdit: "NULL"
         case .folder, .assetName, .fileName: expression
         }
     }

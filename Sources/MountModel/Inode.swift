@@ -12,7 +12,8 @@ import Catalog
 ///                        named size's file: photo id in bits 20-58, the size's slot in bits 59-62
 ///     entity 1           folder id: kind 0 album, 1 poster, 2 a size's view of the album (the
 ///                        slot in bits 4-19: 0 thumbnails/, 2 and up named), 3 fullscreen/'s
-///     entity 2           photo id, kind 0: asset folder, kind 1: its link in ids/; kind 2 (id 1): ids/
+///     entity 2           photo id, kind 0: asset folder, kind 1: its link in ids/; kind 2 (id 1): ids/;
+///                        kind 3 (and version): its `edited.*` file
 ///     entity 3           photo id, version and kind: a file (0 thumbnail, 1 fullscreen, 2 original,
 ///                        3 motion), which its views and dates/ share
 extension Node {
@@ -39,6 +40,7 @@ extension Node {
             case .rendition(let size): return Self.number(id, entity: 3, kind: UInt64(size), version: version)
             case .original: return Self.number(id, entity: 3, kind: 2, version: version)
             case .motion: return Self.number(id, entity: 3, kind: 3, version: version)
+            case .edited: return Self.number(id, entity: 2, kind: 3, version: version)
             }
         case .viewFile(let size, let id, let version):
             return Node.file(photo: id, kind: .rendition(size: size), version: version).inode
@@ -73,6 +75,7 @@ extension Node {
             case 2 where kind == 0 && version == 0: self = .asset(id)
             case 2 where kind == 1 && version == 0: self = .idLink(id)
             case 2 where kind == 2 && version == 0 && id == 1: self = .ids
+            case 2 where kind == 3: self = .file(photo: id, kind: .edited, version: version)
             case 3: self = .file(photo: id, kind: [.rendition(size: 0), .rendition(size: 1), .original, .motion][kind], version: version)
             default: return nil
             }

@@ -33,8 +33,10 @@ extension MountTree {
         case .photoFiles(let id, let originalNames):
             return assetFolderEntries(id, names: assetFileNames + originalNames)
         case .assetFiles(let id, let version):
-            // The motion file keeps its number (the photo's) when its movie is another: its size goes too.
-            return assetFolderEntries(id, names: assetFileNames) + [.inode(Node.file(photo: id, kind: .motion, version: version).inode)]
+            // The motion file keeps its number (the photo's) when its movie is another: its size
+            // goes too; so do the renditions', made from an edit once paired, and the edit's.
+            let kinds = sizes.map { FileKind.rendition(size: $0.slot) } + [.motion, .edited]
+            return assetFolderEntries(id, names: assetFileNames) + kinds.map { .inode(Node.file(photo: id, kind: $0, version: version).inode) }
         case .viewEntry(let view, let parent, let name):
             let folder: Node = parent == 0 ? .viewTop(view) : .viewFolder(parent)
             return [.entry(parent: folder.inode, name: name), .inode(folder.inode)]

@@ -44,6 +44,10 @@ public enum MountLayout {
     public static let sourceAttribute = Array("user.assetfs.source".utf8)
     /// On a Live Photo's asset folder: its movie's path in SOURCE (the still's is `source`).
     public static let motionSourceAttribute = Array("user.assetfs.motion_source".utf8)
+    /// What the name of an original's `edited.*` file starts with (`Photo.editedFileName`).
+    public static let editedPrefix = Array("edited.".utf8)
+    /// On an original's asset folder that shows its edit: the edit's path in SOURCE.
+    public static let editedAttribute = Array("user.assetfs.edited".utf8)
     /// On an asset folder whose picture has copies elsewhere in SOURCE: their paths in SOURCE, one a line.
     public static let duplicatesAttribute = Array("user.assetfs.duplicates".utf8)
     public static let errorAttribute = Array("user.assetfs.error".utf8)

@@ -55,10 +55,11 @@ extension MountTree {
         catalog.viewEntries(of: folder, after: cookie, limit: limit).map { Entry(name: $0.name, node: Self.node($0), cookie: $0.cookie) }
     }
 
-    /// The files of a photo's asset folder, in listing order: the sizes, the original, and
-    /// `motion.mp4` or `motion.mov` only once its properties say it has a motion.
+    /// The files of a photo's asset folder, in listing order: the sizes, the original, its edit
+    /// once paired, and `motion.mp4` or `motion.mov` only once its properties say it has a motion.
     public func files(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> [(kind: FileKind, name: [UInt8])] {
         sizes.all.map { (FileKind.rendition(size: $0.slot), $0.fileName) } + [(.original, row.photo.originalFileName)]
+            + (catalog.edit(of: row).map { [(.edited, $0.photo.editedFileName)] } ?? [])
             + (catalog.motion(of: row).map { [(.motion, MountLayout.motionName($0))] } ?? [])
     }
 }

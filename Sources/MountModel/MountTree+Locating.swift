@@ -5,10 +5,13 @@ extension MountTree {
     /// Every path of the mount, from its root, that shows photo `row` (what `assetfs locate`
     /// prints): its asset folder in groups/, its file in each size's view, its member asset
     /// folders in the views (dates/ among them), and `ids/<id>` where its id leads to it. A Live Photo's movie
-    /// is shown only as its still's `motion.mov`.
+    /// is shown only as its still's `motion.mov`, an edit as its original's `edited.*`.
     public func paths(showing row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> [[UInt8]] {
         if let still = catalog.liveStill(ofMovie: row.id) {
             return paths(ofAssetFolder: still, in: catalog).prefix(1).map { $0 + [0x2F] + MountLayout.liveMotion }
+        }
+        if let original = catalog.original(ofEdit: row.id) {
+            return paths(ofAssetFolder: original, in: catalog).prefix(1).map { $0 + [0x2F] + row.photo.editedFileName }
         }
         return paths(ofAssetFolder: row, in: catalog)
     }

@@ -116,6 +116,9 @@ public struct MountTree: Sendable {
             let version = Node.shownVersion(row.version)
             if let size = sizes.size(fileNamed: name) { return .file(photo: id, kind: .rendition(size: size.slot), version: version) }
             if name == row.photo.originalFileName { return .file(photo: id, kind: .original, version: version) }
+            if name.starts(with: MountLayout.editedPrefix) {
+                return catalog.edit(of: row).flatMap { $0.photo.editedFileName == name ? .file(photo: id, kind: .edited, version: version) : nil }
+            }
             // The motion file's name needs the photo's properties: asked for only when looked up.
             guard MountLayout.motionNames.contains(name), let motion = catalog.motion(of: row), MountLayout.motionName(motion) == name else { return nil }
             return .file(photo: id, kind: .motion, version: version)

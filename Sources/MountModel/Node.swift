@@ -98,4 +98,6 @@ public enum FileKind: Hashable, Sendable {
     case rendition(size: Int)
     case original
     case motion
+    /// The edit an original is paired with (`CatalogStore+Edits.swift`), byte-exact.
+    case edited
 }

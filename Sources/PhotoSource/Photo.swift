@@ -65,11 +65,17 @@ public struct Photo: Hashable, Sendable {
         Ownership(userID: userID, groupID: groupID, permissions: permissions, modificationNanoseconds: identity.modificationNanoseconds)
     }
 
-    /// The name of its `original.*` file in the mount: `original.jpg` for a JPEG, else the source's
-    /// own extension in lower case (`original.heic`, `original.nef`), so tools that go by the
-    /// extension open it right; the format's usual one when the source has none.
-    public var originalFileName: [UInt8] {
-        let name = Array("original.".utf8)
+    /// The name of its `original.*` file in the mount.
+    public var originalFileName: [UInt8] { shownFileName("original") }
+
+    /// The name it has as an original's edit in the mount: `edited.*`.
+    public var editedFileName: [UInt8] { shownFileName("edited") }
+
+    /// Its name in the mount as `stem`: `stem.jpg` for a JPEG, else the source's own extension in
+    /// lower case (`original.heic`, `original.nef`), so tools that go by the extension open it
+    /// right; the format's usual one when the source has none.
+    private func shownFileName(_ stem: String) -> [UInt8] {
+        let name = Array("\(stem).".utf8)
         guard format != .jpeg else { return name + Array("jpg".utf8) }
         if let dot = fileName.lastIndex(of: UInt8(ascii: ".")), dot > 0 {
             let ext = fileName[(dot + 1)...].asciiLowercased

@@ -25,7 +25,7 @@ import PhotoSource
         var version: Int64 = 0, indexes: Int64 = -1
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         try db.query("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'properties_by_content'") { indexes = $0.integer(0) }
-        #expect(version == Int64(CatalogStore.schemaVersion) && version == 10 && indexes == 1)
+        #expect(version == Int64(CatalogStore.schemaVersion) && version == 11 && indexes == 1)
         let lacking = catalog.store.read { $0.photosLackingContentID(after: 0, limit: 10) }
         #expect(lacking.map { String(decoding: $0.photo.fileName, as: UTF8.self) } == ["IMG_1.jpg"])
         try catalog.store.recordContentIDs(lacking.map { ($0, ContentID(digest: Array(1...16))) })

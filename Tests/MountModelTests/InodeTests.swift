@@ -12,7 +12,8 @@ import Testing
                                 .file(photo: 5, kind: .rendition(size: 0), version: 1), .file(photo: 5, kind: .rendition(size: 1), version: 1),
                                 .file(photo: 5, kind: .rendition(size: 2), version: 1), .file(photo: 5, kind: .rendition(size: 9), version: 0xFFFF),
                                 .file(photo: (1 << 39) - 1, kind: .rendition(size: 3), version: 2),
-                                .file(photo: 5, kind: .original, version: 1), .file(photo: 5, kind: .motion, version: 1)]
+                                .file(photo: 5, kind: .original, version: 1), .file(photo: 5, kind: .motion, version: 1),
+                                .file(photo: 5, kind: .edited, version: 1), .file(photo: (1 << 39) - 1, kind: .edited, version: 0xFFFF)]
 
     @Test func everyNodeRoundTrips() {
         for node in Self.nodes { #expect(Node(inode: node.inode) == node, "\(node)") }
