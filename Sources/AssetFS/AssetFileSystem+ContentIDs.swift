@@ -1,4 +1,5 @@
 import Catalog
+import MountModel
 import PhotoProperties
 import PhotoSource
 import Posix
@@ -10,9 +11,10 @@ import SQLiteDatabase
 /// fast as before.
 extension AssetFileSystem {
     /// Makes and stores the id of every photo whose properties are read and whose id is not made
-    /// yet. Returns how many were stored.
+    /// yet (a copy found leaves the views: `invalidate` is told). Returns how many were stored.
     @discardableResult
-    func makePendingContentIDs(pageSize: Int = 128, shouldContinue: () -> Bool = { true }) -> Int {
+    func makePendingContentIDs(pageSize: Int = 128, shouldContinue: () -> Bool = { true },
+                               invalidate: ([Invalidation]) -> Void = { _ in }) -> Int {
         var after: Int64 = 0, stored = 0
         while shouldContinue() {
             let page = catalog.read { $0.photosLackingContentID(after: after, limit: pageSize) }
@@ -32,7 +34,7 @@ extension AssetFileSystem {
                 }
             }
             do throws(DatabaseError) {
-                try catalog.recordContentIDs(batch)
+                invalidate(tree.invalidations(for: try catalog.recordContentIDs(batch)))
                 stored += batch.count
             } catch {
                 backlog.note(error)

@@ -46,7 +46,7 @@ extension AssetFileSystem {
                 break
             }
         }
-        makePendingContentIDs(pageSize: pageSize, shouldContinue: shouldContinue)
+        makePendingContentIDs(pageSize: pageSize, shouldContinue: shouldContinue, invalidate: invalidate)
         return stored
     }
 

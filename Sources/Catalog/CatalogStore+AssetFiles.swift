@@ -38,6 +38,7 @@ extension CatalogStore {
     /// it has its own), and the notes cleared. Every write ends with it.
     func assetFolderChanges(_ db: Database) throws(DatabaseError) -> [CatalogChange] {
         try Self.eventsFollowPhotos(db)
+        try Self.copiesFollowContents(db)  // after: a copy taking the place of one gone is clustered without it
         var noted: [(photo: Int64, listed: Bool, folder: Int64, name: [UInt8], version: Int64)] = []
         try db.query("SELECT c.photo, c.listed, p.folder, p.asset_name, p.version FROM asset_folders_changed c JOIN photos p ON p.id = c.photo") {
             noted.append(($0.integer(0), $0.integer(1) != 0, $0.integer(2), $0.blob(3), $0.integer(4)))

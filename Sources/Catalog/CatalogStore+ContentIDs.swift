@@ -12,14 +12,20 @@ extension CatalogStore {
     static let contentIDIndex = "CREATE INDEX properties_by_content ON properties(content_id, photo);"
 
     /// Stores the id made of each photo, for the version it was made of (a photo changed since is
-    /// passed over: it is read again anyway); nil stores "none can be made".
-    public func recordContentIDs(_ batch: [(photo: PhotoRow, id: ContentID?)]) throws(DatabaseError) {
-        guard !batch.isEmpty else { return }
-        try change { db throws(DatabaseError) in
+    /// passed over: it is read again anyway); nil stores "none can be made". A photo found to be
+    /// a copy leaves the views (`CatalogStore+Duplicates.swift`). Returns what changed.
+    @discardableResult
+    public func recordContentIDs(_ batch: [(photo: PhotoRow, id: ContentID?)]) throws(DatabaseError) -> [CatalogChange] {
+        guard !batch.isEmpty else { return [] }
+        return try change { db throws(DatabaseError) in
+            var recorded: Set<[UInt8]> = []
             for (photo, id) in batch {
                 try db.query("UPDATE properties SET content_id = ? WHERE photo = ? AND version = ?",
                              [.blob(id?.digest ?? []), .integer(photo.id), .integer(photo.version)])
+                if let id, db.changes == 1 { recorded.insert(id.digest) }
             }
+            for digest in recorded { try Self.updateCopies(ofContent: digest, onlyIfCopies: true, db) }
+            return try assetFolderChanges(db)
         }
     }
 }

@@ -46,10 +46,10 @@ extension CatalogStore {
 
     /// Places photo `photo` by its stored properties: `record` calls it once it has stored them,
     /// and pairing a Live Photo for its still (which may take its movie's place). A photo leaves
-    /// the events when it has no time, no properties or is a Live Photo's movie (its still shows it).
+    /// the events when it has no time, no properties, is a Live Photo's movie (its still shows it) or a copy.
     static func placeInEvents(ofPhoto photo: Int64, _ db: Database) throws(DatabaseError) {
         var stored: (taken: Int64, location: String?, city: String?)?
-        try db.query("SELECT taken, location, city FROM properties WHERE photo = ? AND taken IS NOT NULL AND \(shown("photo"))",
+        try db.query("SELECT taken, location, city FROM properties WHERE photo = ? AND taken IS NOT NULL AND \(represents("properties.photo"))",
                      [.integer(photo)]) { stored = ($0.integer(0), $0.isNull(1) ? nil : $0.text(1), $0.isNull(2) ? nil : $0.text(2)) }
         guard let stored else { return try removeFromEvents(photo: photo, db) }
         let position = stored.location.flatMap(coordinates)

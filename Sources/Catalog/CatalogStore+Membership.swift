@@ -29,10 +29,10 @@ extension CatalogStore {
     }
 
     /// Photo `id`'s members made again from its stored properties (a Live Photo's still once the
-    /// movie shared its place), or none if they are not read or it is hidden.
+    /// movie shared its place), or none if they are not read, it is hidden or a copy of another.
     static func updateMembers(ofPhoto id: Int64, _ db: Database) throws(DatabaseError) {
         var stored: (assetName: [UInt8], format: SourceFormat, hidden: Bool)?
-        try db.query("SELECT asset_name, format, \(shown("id")) FROM photos WHERE id = ?", [.integer(id)]) {
+        try db.query("SELECT asset_name, format, \(represents("photos.id")) FROM photos WHERE id = ?", [.integer(id)]) {
             stored = ($0.blob(0), SourceFormat(rawValue: $0.text(1)) ?? .jpeg, $0.integer(2) == 0)
         }
         var properties: Properties?

@@ -62,7 +62,7 @@ public final class CatalogStore: Sendable {
     }
 
     /// The temporary triggers of the writer's connection, made whenever it is opened.
-    static let writerTriggers = assetFolderTriggers + viewEntryTriggers + eventsTriggers
+    static let writerTriggers = assetFolderTriggers + viewEntryTriggers + eventsTriggers + duplicatesTriggers
 
     /// A catalog SQLite opened read-only (its folder or file system was) stays so, even once it
     /// may be written again: before a write, both connections are opened afresh (a write that

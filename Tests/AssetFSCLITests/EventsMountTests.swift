@@ -13,9 +13,10 @@ extension Mounted {
             ]),
         ])
 
-        /// The fixture JPEG at `path`, taken on 2023-09-01 at `time`.
-        static func photo(at path: String, time: String) throws {
-            try RawFiles.write(try TestData.contents("cameras/Casio_EX-S1.jpg"), to: Array(path.utf8))
+        /// The fixture JPEG `sample` at `path`, taken on 2023-09-01 at `time`: each photo a picture
+        /// of its own (copies of one are one asset in the views).
+        static func photo(at path: String, time: String, sample: String) throws {
+            try RawFiles.write(try TestData.contents("cameras/\(sample).jpg"), to: Array(path.utf8))
             let dated = Command.run("exiftool", ["-q", "-overwrite_original", "-AllDates=2023:09:01 \(time)", path])
             #expect(dated.status == 0, "\(dated.err)")
         }
@@ -26,10 +27,11 @@ extension Mounted {
 
         @Test func aPhotoInTheGapJoinsTwoEventsAndItsRemovalSplitsThem() throws {
             try withScratch(Self.library, changesSource: true) { scratch in
-                for (name, time) in [("a", "10:00:00"), ("b", "11:00:00"), ("c", "15:00:00"), ("d", "16:00:00")] {
-                    try Self.photo(at: scratch.source + "/Trip/\(name).jpg", time: time)
+                for (name, time, sample) in [("a", "10:00:00", "Casio_EX-S1"), ("b", "11:00:00", "Kodak_DX4330"),
+                                             ("c", "15:00:00", "Nikon_D5000"), ("d", "16:00:00", "Sony_Cybershot_3")] {
+                    try Self.photo(at: scratch.source + "/Trip/\(name).jpg", time: time, sample: sample)
                 }
-                try Self.photo(at: scratch.path + "/e.jpg", time: "13:00:00")
+                try Self.photo(at: scratch.path + "/e.jpg", time: "13:00:00", sample: "Canon_EOS_7D")
                 let mount = try scratch.mount()
                 let year = mount.bytes / "events" / "2023"
                 let apart = eventually(timeout: 30) { Self.names(year) == ["2023-09-01", "2023-09-01 (2)"] }

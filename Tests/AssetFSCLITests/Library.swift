@@ -32,6 +32,8 @@ struct Library {
 
     var skipped: Int { extras.count }
     var assetCount: Int { albums.reduce(0) { $0 + $1.assets.count } }
+    /// How many different pictures: the copies of one sample are one asset in the views.
+    var contentCount: Int { Set(allAssets.map(\.asset.sample)).count }
     var allAssets: [(album: Album, asset: Asset)] { albums.flatMap { album in album.assets.map { (album, $0) } } }
 
     /// Writes the files into `source` (created).

@@ -36,10 +36,10 @@ extension Mounted {
                 let stats = try mount.stats()
                 #expect(stats.renders == 0 && stats.cacheHits >= library.assetCount, "warm --sizes medium filled the cache the mount reads: \(stats)")
                 // Desktop thumbnails: each album's poster, and per asset its four files (in groups/ and dates/) and its three view files.
-                ThumbnailsTests.waitForDates(mount, assets: library.assetCount)
+                ThumbnailsTests.waitForDates(mount, assets: library.contentCount)
                 let seed = AssetFS.run(["thumbnails", mount.point],
                                        environment: ["PATH": Command.standardPath, "HOME": scratch.path + "/home", "XDG_CACHE_HOME": scratch.path + "/xdg"])
-                let expected = library.albums.count + 11 * library.assetCount
+                let expected = library.albums.count + 7 * library.assetCount + 4 * library.contentCount
                 #expect(seed.status == 0 && seed.out.hasPrefix("thumbnails: wrote \(expected), already valid 0"), "\(seed.out) \(seed.err)")
             }
         }

@@ -9,8 +9,9 @@ extension Mounted {
     /// and `find` over each view ends with each photo once per folder.
     @Suite struct OddInputViewsTests {
         static let library = Library(sourceName: "Photos", albums: [
-            Library.Album(name: Array("Odd".utf8), assets: ["p1", "p2", "p3", "p4"].map {
-                Library.Asset(name: Array($0.utf8), source: Array("Odd/\($0).jpg".utf8), sample: "orientation/Landscape_1.jpg")
+            // Four pictures (copies of one would be one asset in the views), none rated in itself.
+            Library.Album(name: Array("Odd".utf8), assets: zip(["p1", "p2", "p3", "p4"], ["Casio_EX-S1", "Kodak_DX4330", "Sony_Cybershot_3", "Panasonic_DMC-LC40"]).map {
+                Library.Asset(name: Array($0.utf8), source: Array("Odd/\($0).jpg".utf8), sample: "cameras/\($1).jpg")
             }),
         ])
         static let long = String(repeating: "x", count: 300)

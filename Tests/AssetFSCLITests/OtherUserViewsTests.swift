@@ -13,7 +13,8 @@ extension Mounted {
                 Library.Asset(name: Array("open".utf8), source: Array("Open/open.jpg".utf8), sample: "orientation/Landscape_1.jpg"),
             ]),
             Library.Album(name: Array("Secret".utf8), assets: [
-                Library.Asset(name: Array("secret".utf8), source: Array("Secret/secret.jpg".utf8), sample: "orientation/Landscape_1.jpg"),
+                // Another picture than open's: a copy of it would be in no view.
+                Library.Asset(name: Array("secret".utf8), source: Array("Secret/secret.jpg".utf8), sample: "cameras/Kodak_DX4330.jpg"),
             ]),
         ])
 
@@ -81,7 +82,7 @@ extension Mounted {
                 let named = eventually(timeout: 60) { RawFiles.names(in: year)?.map(\.text) == ["2023-10-01 Nairobi"] }
                 #expect(named, "root: \(RawFiles.names(in: year)?.map(\.text) ?? [])")
                 let later = scratch.path + "/later.jpg"
-                try RawFiles.write(try TestData.contents("orientation/Landscape_1.jpg"), to: Array(later.utf8))
+                try RawFiles.write(try TestData.contents("cameras/Nikon_D5000.jpg"), to: Array(later.utf8))  // a picture of its own
                 let dated = Command.run("exiftool", ["-q", "-overwrite_original", "-DateTimeOriginal=2023:10:01 10:00:00", later])
                 #expect(dated.status == 0 && chmod(later, 0o644) == 0 && rename(later, scratch.source + "/Open/later.jpg") == 0, "\(dated.err)")
                 let joined = eventually(timeout: 20) { RawFiles.names(in: year / "2023-10-01 Nairobi")?.count == 2 }
