@@ -37,9 +37,11 @@ extension Mounted {
                 #expect(ready, "the Live Photo was not paired or the ids not read within 20 s")
                 for (file, asset) in [("A/a.jpg", "A/a"), ("A/clip.mp4", "A/clip"), ("A/motion.jpg", "A/motion"),
                                       ("A/IMG_0020.HEIC", "A/IMG_0020"), ("B/copy.jpg", "B/copy")] {
-                    let found = Self.locate(scratch, [scratch.source + "/" + file])
+                    // -0: the paths as they are (places/ and events/ names have spaces, which lines quote).
+                    let found = Self.locate(scratch, [scratch.source + "/" + file], null: true)
                     #expect(found.status == 0, "\(file): \(found.err)")
-                    let paths = found.out.split(separator: "\n").map(String.init)
+                    let fields = found.nulFields.map(\.text)  // the file, then a path, for each path
+                    let paths = stride(from: 1, to: fields.count, by: 2).map { fields[$0] }
                     let album = String(asset.prefix { $0 != "/" }), name = String(asset.drop { $0 != "/" }.dropFirst())
                     #expect(paths.first == mount.point + "/groups/" + asset, "\(file): \(paths)")
                     #expect(paths.contains(mount.point + "/thumbnails/" + album + "/" + name + ".jpg"), "\(file): \(paths)")

@@ -12,6 +12,15 @@ extension Mounted.ThumbnailsTests {
         #expect(eventually(timeout: 30) { dated() == assets }, "\(dated()) of \(assets) assets in dates/")
     }
 
+    /// Waits for the content id of each of the `assets` asset folders of groups/: the last of the
+    /// background's reading of photos, after which nothing opens them unasked.
+    static func waitForIDs(_ mount: Mount, assets: Int) {
+        let identified = {
+            Command.bash(#"for f in "$1"/groups/*/*/; do getfattr --only-values -n user.assetfs.id "$f" >/dev/null 2>&1 && printf .; done"#, [mount.point]).out.count
+        }
+        #expect(eventually(timeout: 30) { identified() == assets }, "\(identified()) of \(assets) assets with their ids")
+    }
+
     /// The timeline as a file manager browses it: GLib finds the thumbnail of every file of a
     /// dates/ asset folder, and for a broken photo's originals (in dates/ and groups/) its own
     /// failure entry (`thumbnail::failed`), so it does not try them itself.

@@ -72,6 +72,7 @@ extension Mounted {
                 #expect(warmed.renders == Self.library.assetCount, "\(warmed)")
 
                 Self.waitForDates(mount, assets: Self.library.assetCount)
+                Self.waitForIDs(mount, assets: Self.library.assetCount)
                 let opens = try SourceOpens(watching: scratch.sourceBytes)
                 let seed = AssetFS.run(["thumbnails", "--source", mount.point], environment: Self.environment(cache: cache))
                 // And in dates/, each asset's thumbnail.jpg, fullscreen.jpg and original.jpg again.
