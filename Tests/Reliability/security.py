@@ -187,7 +187,8 @@ def other_users(checks):
     try:
         ensure_other_user()
         source = scratch.sub("source")
-        photo = os.path.join(TESTDATA, "malformed/grayscale.jpg")
+        # A picture of its own each (the orientation set's): copies of one are one asset in dates/.
+        photos = [os.path.join(TESTDATA, f"orientation/Landscape_{n}.jpg") for n in range(1, 9)]
         layout = {  # source path: (mode, whether the other user may read it)
             "Public/public.jpg": (0o644, True),
             "PrivateFile/private.jpg": (0o600, False),
@@ -198,7 +199,7 @@ def other_users(checks):
             "Shared/shared.jpg": (0o600, True),        # shared with the other user by an ACL
             "Barred/barred.jpg": (0o644, False),       # its folder bars the other user by an ACL
         }
-        for relative, (mode, _) in layout.items():
+        for (relative, (mode, _)), photo in zip(layout.items(), photos):
             path = os.path.join(source, relative)
             os.makedirs(os.path.dirname(path), exist_ok=True)
             shutil.copy(photo, path)
@@ -305,7 +306,8 @@ def hostile_names(checks):
     problems = []
     try:
         source = scratch.sub("source")
-        photo = os.path.join(TESTDATA, "malformed/grayscale.jpg")
+        # A picture of its own each (the orientation set's): copies of one are one asset in dates/.
+        photos = [os.path.join(TESTDATA, f"orientation/Landscape_{n}.jpg") for n in range(1, 9)]
         folders = ["a/b", "a／b", "a‛／b", "-rf", "new\nline", "x..", "sp ace", "'quote\"", b"bad\xff\xfename"]
         for folder in folders:
             path = os.path.join(source.encode(), folder.encode() if isinstance(folder, str) else folder)
