@@ -13,7 +13,7 @@ extension Mounted {
                 Library.Asset(name: Array("a".utf8), source: Array("Trip/a.jpg".utf8), sample: "orientation/Landscape_1.jpg"),
             ]),
             Library.Album(name: Array("Home".utf8), assets: [
-                Library.Asset(name: Array("c".utf8), source: Array("Home/c.jpg".utf8), sample: "orientation/Landscape_1.jpg"),
+                Library.Asset(name: Array("c".utf8), source: Array("Home/c.jpg".utf8), sample: "orientation/Landscape_2.jpg"),
             ]),
         ])
 
