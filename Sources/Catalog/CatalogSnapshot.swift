@@ -27,7 +27,7 @@ public struct CatalogSnapshot: ~Copyable {
 
     public func folder(_ id: Int64) -> CatalogStore.Folder? {
         read(nil) { db throws(DatabaseError) in
-            if let hit = try reader.recentFolder(id) { return hit }
+            if let hit = try reader.recent(\.folders, id) { return hit }
             var result: CatalogStore.Folder?
             try db.query("SELECT \(CatalogStore.folderColumns) FROM folders WHERE id = ?", [.integer(id)]) { result = CatalogStore.folder($0) }
             if let result { reader.keep(folders: [result]) }
@@ -66,7 +66,7 @@ public struct CatalogSnapshot: ~Copyable {
 
     public func photo(_ id: Int64) -> CatalogStore.PhotoRow? {
         read(nil) { db throws(DatabaseError) in
-            if let hit = try reader.recentPhoto(id) { return hit }
+            if let hit = try reader.recent(\.photos, id) { return hit }
             var result: CatalogStore.PhotoRow?
             try db.query("SELECT \(CatalogStore.photoColumns) FROM \(CatalogStore.photoTables) WHERE p.id = ?",
                          [.integer(id)]) { result = CatalogStore.photo($0) }

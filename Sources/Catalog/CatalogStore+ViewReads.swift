@@ -127,7 +127,7 @@ extension CatalogSnapshot {
     /// View folder `id`, if it exists.
     public func viewFolder(_ id: Int64) -> CatalogStore.ViewFolderRow? {
         read(nil) { db throws(DatabaseError) in
-            if let hit = try reader.recentViewFolder(id) { return hit }
+            if let hit = try reader.recent(\.viewFolders, id) { return hit }
             var result: CatalogStore.ViewFolderRow?
             try db.query("SELECT \(CatalogStore.folderEntryColumns) FROM view_folders WHERE id = ?", [.integer(id)]) {
                 if case .folder(let row) = CatalogStore.viewEntry($0) { result = row }
@@ -140,7 +140,7 @@ extension CatalogSnapshot {
     /// Member `id`, with its photo, if it exists.
     public func viewMember(_ id: Int64) -> CatalogStore.ViewMemberRow? {
         read(nil) { db throws(DatabaseError) in
-            if let hit = try reader.recentViewMember(id) { return hit }
+            if let hit = try reader.recent(\.viewMembers, id) { return hit }
             var result: CatalogStore.ViewMemberRow?
             try db.query("""
                 SELECT \(CatalogStore.memberEntryColumns(view: "coalesce(vf.view, -1 - m.folder)")) FROM \(CatalogStore.memberTables)

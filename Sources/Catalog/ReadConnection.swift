@@ -99,28 +99,10 @@ final class ReadConnection: @unchecked Sendable {
         return Int64(version)
     }
 
-    /// The photo `id` if read lately.
-    func recentPhoto(_ id: Int64) throws(DatabaseError) -> CatalogStore.PhotoRow? {
+    /// The row `id` of `rows` (photos, folders, view folders or members) if read lately (in a snapshot).
+    func recent<Row>(_ rows: KeyPath<RecentRows, [Int64: Row]>, _ id: Int64) throws(DatabaseError) -> Row? {
         recent.forget(unlessAt: try dataVersion())
-        return recent.photos[id]
-    }
-
-    /// The folder `id` if read lately.
-    func recentFolder(_ id: Int64) throws(DatabaseError) -> CatalogStore.Folder? {
-        recent.forget(unlessAt: try dataVersion())
-        return recent.folders[id]
-    }
-
-    /// The view folder `id` if read lately (in a snapshot).
-    func recentViewFolder(_ id: Int64) throws(DatabaseError) -> CatalogStore.ViewFolderRow? {
-        recent.forget(unlessAt: try dataVersion())
-        return recent.viewFolders[id]
-    }
-
-    /// The view member `id` if read lately (in a snapshot).
-    func recentViewMember(_ id: Int64) throws(DatabaseError) -> CatalogStore.ViewMemberRow? {
-        recent.forget(unlessAt: try dataVersion())
-        return recent.viewMembers[id]
+        return recent[keyPath: rows][id]
     }
 
     /// Keeps rows read in this snapshot (after the query that read them) for this snapshot and
@@ -129,8 +111,8 @@ final class ReadConnection: @unchecked Sendable {
               viewFolders: [CatalogStore.ViewFolderRow] = [], viewMembers: [CatalogStore.ViewMemberRow] = []) {
         guard let version = dataVersionWithoutAsking() else { return }
         recent.forget(unlessAt: version)
-        for photo in photos { recent.keep(photo: photo) }
-        for folder in folders { recent.keep(folder: folder) }
+        for photo in photos { RecentRows.keep(&recent.photos, photo.id, photo) }
+        for folder in folders { RecentRows.keep(&recent.folders, folder.id, folder) }
         for folder in viewFolders { RecentRows.keep(&recent.viewFolders, folder.id, folder) }
         for member in viewMembers { RecentRows.keep(&recent.viewMembers, member.id, member) }
     }
@@ -146,8 +128,8 @@ final class ReadConnection: @unchecked Sendable {
 /// Rows the catalog's read connection read lately, for one `data_version` of the database; bounded.
 struct RecentRows {
     private var version: Int64 = -1
-    private(set) var photos: [Int64: CatalogStore.PhotoRow] = [:]
-    private(set) var folders: [Int64: CatalogStore.Folder] = [:]
+    var photos: [Int64: CatalogStore.PhotoRow] = [:]
+    var folders: [Int64: CatalogStore.Folder] = [:]
     var viewFolders: [Int64: CatalogStore.ViewFolderRow] = [:]
     var viewMembers: [Int64: CatalogStore.ViewMemberRow] = [:]
     private static let limit = 4096
@@ -166,15 +148,5 @@ struct RecentRows {
     static func keep<Row>(_ rows: inout [Int64: Row], _ id: Int64, _ row: Row) {
         if rows.count >= limit { rows.removeAll(keepingCapacity: true) }
         rows[id] = row
-    }
-
-    mutating func keep(photo: CatalogStore.PhotoRow) {
-        if photos.count >= Self.limit { photos.removeAll(keepingCapacity: true) }
-        photos[photo.id] = photo
-    }
-
-    mutating func keep(folder: CatalogStore.Folder) {
-        if folders.count >= Self.limit { folders.removeAll(keepingCapacity: true) }
-        folders[folder.id] = folder
     }
 }
