@@ -42,3 +42,17 @@ install_missing() {
     $sudo apt-get update -qq
     $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
 }
+
+# floor_denominator W H TW TH: the DCT shrink the renderer decodes a W×H JPEG at for a TW×TH
+# rendition (Geometry.swift's shrinkOnLoadDenominator): the largest of 8, 4, 2 whose scaled frame
+# holds 2x the output at 1/8 (DC only) and 1.5x at 1/4 and 1/2. djpeg at that scale is the decode floor.
+floor_denominator() {
+    local w=$1 h=$2 tw=$3 th=$4 d sw sh
+    for d in 8 4 2; do
+        sw=$(((w + d - 1) / d)) sh=$(((h + d - 1) / d))
+        if ((d == 8)); then
+            if ((sw >= 2 * tw && sh >= 2 * th)); then echo "$d"; return; fi
+        elif ((2 * sw >= 3 * tw && 2 * sh >= 3 * th)); then echo "$d"; return; fi
+    done
+    echo 1
+}

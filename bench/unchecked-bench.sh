@@ -133,17 +133,6 @@ perf_instructions() {
     ((PERF)) || { echo -; return; }
     perf stat -x, -e instructions:u "$@" 2>&1 >/dev/null | awk -F, '/instructions/ {print $1; exit}'
 }
-# The DCT shrink the renderer decodes at (Geometry.swift's shrinkOnLoadDenominator, as in render-bench.sh).
-floor_denominator() {
-    local w=$1 h=$2 tw=$3 th=$4 d sw sh
-    for d in 8 4 2; do
-        sw=$(((w + d - 1) / d)) sh=$(((h + d - 1) / d))
-        if ((d == 8)); then
-            if ((sw >= 2 * tw && sh >= 2 * th)); then echo "$d"; return; fi
-        elif ((2 * sw >= 3 * tw && 2 * sh >= 3 * th)); then echo "$d"; return; fi
-    done
-    echo 1
-}
 # jpeg_size FILE: "WIDTH HEIGHT" of a JPEG, from djpeg's PNM header.
 jpeg_size() { djpeg -pnm "$1" | head -c 64 | "$PY" -c 'import sys; t = sys.stdin.buffer.read().split(); print(int(t[1]), int(t[2]))'; }
 # self_ir FILE BINARY: Ir spent in BINARY's own code (the Swift and the C bridge; libjpeg and libc not counted).
