@@ -182,7 +182,6 @@ median() {
         if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-
 dims() { identify -format '%w %h\n' "$1"; }
 # The chroma subsampling a JPEG was written with, as 4:2:0 and the like.
 subsampling() {
