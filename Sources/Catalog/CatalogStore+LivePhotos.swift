@@ -70,22 +70,25 @@ extension CatalogStore {
         try Self.placeInEvents(ofPhoto: still, db)
     }
 
-    /// What a still lacks and its movie knows: a place (the still's GPS was off or stripped: its
-    /// position and the place named from it), and
-    /// the UTC offset of a date that has none (EXIF without OffsetTime), which the movie's
-    /// QuickTime creation date carries. Nothing if `movie` and `still` are not a pair.
+    /// What a still lacks and its movie knows: a place (the still's GPS was off or stripped: it
+    /// takes the movie's position and the place named from it, marked as lent: a reader who may
+    /// not read the movie is not shown it, `withoutWhatItsMovieLent`), and the UTC offset of a
+    /// date that has none (EXIF without OffsetTime), which the movie's QuickTime creation date
+    /// carries. Nothing if `movie` and `still` are not a pair.
     private func shareMovieProperties(movie: Int64, still: Int64, _ db: Database) throws(DatabaseError) {
         let plainDate = "YYYY-MM-DDTHH:MM:SS".count
-        try db.query("""
-            UPDATE properties AS s SET
-                location = coalesce(s.location, m.location),
-                country = coalesce(s.country, m.country),
-                region = CASE WHEN s.country IS NULL THEN m.region ELSE s.region END,
-                city = CASE WHEN s.country IS NULL THEN m.city ELSE s.city END,
-                date = CASE WHEN length(s.date) = \(plainDate) AND m.date_source = \(DateSource.quickTime.rawValue) AND length(m.date) > \(plainDate)
-                            THEN s.date || substr(m.date, \(plainDate + 1)) ELSE s.date END
+        let pair = """
             FROM properties AS m
             WHERE s.photo = ? AND m.photo = ? AND EXISTS (SELECT 1 FROM live_pairs WHERE movie = m.photo AND still = s.photo)
+            """
+        try db.query("""
+            UPDATE properties AS s SET latitude = m.latitude, longitude = m.longitude, country = m.country, region = m.region, city = m.city,
+                place_from_movie = 1
+            \(pair) AND s.latitude IS NULL AND m.latitude IS NOT NULL
+            """, [.integer(still), .integer(movie)])
+        try db.query("""
+            UPDATE properties AS s SET date = s.date || substr(m.date, \(plainDate + 1))
+            \(pair) AND length(s.date) = \(plainDate) AND m.date_source = \(DateSource.quickTime.rawValue) AND length(m.date) > \(plainDate)
             """, [.integer(still), .integer(movie)])
     }
 }
