@@ -67,10 +67,10 @@ extension AssetFileSystem {
     }
 
     /// What `caller` may know of photo `row`'s properties (its attributes): of a Live Photo's
-    /// still, the place its movie lent it only if they may read the movie too.
+    /// still, what its movie lent it (a place, a UTC offset) only if they may read the movie too.
     func properties(of row: CatalogStore.PhotoRow, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> CatalogStore.Properties {
         let properties = properties(of: row, in: catalog)
-        guard properties.placeFromMovie, !caller.reachesAllThisProcessReaches, !mayReadWhole(row, as: caller, in: catalog) else { return properties }
+        guard !properties.lentByMovie.isEmpty, !caller.reachesAllThisProcessReaches, !mayReadWhole(row, as: caller, in: catalog) else { return properties }
         return properties.withoutWhatItsMovieLent
     }
 

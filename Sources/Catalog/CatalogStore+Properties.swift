@@ -24,7 +24,7 @@ extension CatalogStore {
             duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
             keywords TEXT, people TEXT, rating INTEGER, favorite INTEGER NOT NULL DEFAULT 0,
             country TEXT, region TEXT, city TEXT, taken INTEGER,
-            content_id BLOB, place_from_movie INTEGER NOT NULL DEFAULT 0);
+            content_id BLOB, lent_by_movie INTEGER NOT NULL DEFAULT 0);
         \(contentIDIndex)
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
         \(livePhotosSchema)
@@ -82,9 +82,8 @@ extension CatalogStore {
         public var contentID: ContentID?
         /// A Live Photo still's movie, once paired (read only: `record` pairs).
         public internal(set) var pairedMovie: Int64?
-        /// Its position and place are its Live Photo movie's: the still had no GPS (read only:
-        /// `shareMovieProperties` lends them).
-        public internal(set) var placeFromMovie = false
+        /// What a Live Photo still took from its movie (read only: `shareMovieProperties` lends).
+        public internal(set) var lentByMovie: LentByMovie = []
 
         public init(date: String, dateSource: DateSource, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
                     camera: [UInt8]? = nil, latitude: Double? = nil, longitude: Double? = nil, duration: Double? = nil, codec: String? = nil,
@@ -95,12 +94,13 @@ extension CatalogStore {
             (self.motion, self.liveIdentifier) = (motion, liveIdentifier)
         }
 
-        /// These properties without the place a Live Photo's movie lent them: what a reader who
-        /// may not read the movie may know of its still.
+        /// These properties without what a Live Photo's movie lent them: what a reader who may
+        /// not read the movie may know of its still.
         public var withoutWhatItsMovieLent: Properties {
-            guard placeFromMovie else { return self }
             var own = self
-            (own.latitude, own.longitude, own.place, own.placeFromMovie) = (nil, nil, nil, false)
+            if lentByMovie.contains(.place) { (own.latitude, own.longitude, own.place) = (nil, nil, nil) }
+            if lentByMovie.contains(.utcOffset) { own.date = String(date.prefix(LentByMovie.plainDateLength)) }
+            own.lentByMovie = []
             return own
         }
     }

@@ -74,19 +74,23 @@ extension CatalogStore {
     /// Version 12 keeps a photo's position as numbers (`latitude`, `longitude`) where 11 kept the
     /// text `location` ("lat,lon", 6 decimals) that events parsed back: the text becomes the
     /// numbers in place, as those events read them (0,0 none), so no file is read again and no
-    /// event changes. A Live Photo still that took its movie's place did not say so: a still with
-    /// its movie's very position is marked as lent it (hidden from who may not read the movie)
-    /// until it is read again, which tells exactly.
+    /// event changes. What a Live Photo still took from its movie was not marked: a still with
+    /// its movie's very position, or its UTC offset, is marked as lent it (hidden from who may not
+    /// read the movie) until it is read again, which tells exactly.
     static let positionsUpgrade = """
         BEGIN IMMEDIATE;
         ALTER TABLE properties ADD COLUMN latitude REAL; ALTER TABLE properties ADD COLUMN longitude REAL;
-        ALTER TABLE properties ADD COLUMN place_from_movie INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE properties ADD COLUMN lent_by_movie INTEGER NOT NULL DEFAULT 0;
         UPDATE properties SET latitude = CAST(substr(location, 1, instr(location, ',') - 1) AS REAL),
             longitude = CAST(substr(location, instr(location, ',') + 1) AS REAL)
             WHERE instr(location, ',') > 0 AND location != '0.000000,0.000000';
-        UPDATE properties SET place_from_movie = 1 WHERE latitude IS NOT NULL AND photo IN
-            (SELECT l.still FROM live_pairs l JOIN properties m ON m.photo = l.movie JOIN properties s ON s.photo = l.still WHERE s.location = m.location);
-        INSERT OR IGNORE INTO undated SELECT photo FROM properties WHERE place_from_movie = 1;
+        UPDATE properties AS s SET lent_by_movie =
+                (CASE WHEN s.latitude IS NOT NULL AND s.location = m.location THEN \(LentByMovie.place.rawValue) ELSE 0 END)
+                | (CASE WHEN m.date_source = \(DateSource.quickTime.rawValue) AND length(s.date) > \(LentByMovie.plainDateLength)
+                        AND substr(s.date, \(LentByMovie.plainDateLength + 1)) = substr(m.date, \(LentByMovie.plainDateLength + 1))
+                   THEN \(LentByMovie.utcOffset.rawValue) ELSE 0 END)
+            FROM live_pairs AS l JOIN properties AS m ON m.photo = l.movie WHERE l.still = s.photo;
+        INSERT OR IGNORE INTO undated SELECT photo FROM properties WHERE lent_by_movie != 0;
         ALTER TABLE properties DROP COLUMN location;
         PRAGMA user_version = 12;
         COMMIT;

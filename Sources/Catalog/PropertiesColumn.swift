@@ -8,9 +8,9 @@ import SQLiteDatabase
 enum PropertiesColumn: Int32, ColumnList {
     case date, dateSource, day, width, height, mediaType, camera, latitude, longitude, duration, codec, motionOffset, motionLength
     case liveIdentifier, keywords, people, rating, favorite, country, region, city, taken, contentID
-    /// Selected only: the Live Photo movie a still is paired with (`live_pairs`), and whether
-    /// it lent the still its place (set by the pairing alone).
-    case pairedMovie, placeFromMovie
+    /// Selected only: the Live Photo movie a still is paired with (`live_pairs`), and what it
+    /// lent the still (set by the pairing alone).
+    case pairedMovie, lentByMovie
 
     /// From `properties`.
     var expression: String {
@@ -39,12 +39,12 @@ enum PropertiesColumn: Int32, ColumnList {
         case .taken: "taken"
         case .contentID: "content_id"
         case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = properties.photo)"
-        case .placeFromMovie: "place_from_movie"
+        case .lentByMovie: "lent_by_movie"
         }
     }
 
     /// The columns `record` writes, in order.
-    static let stored = allCases.filter { $0 != .pairedMovie && $0 != .placeFromMovie }
+    static let stored = allCases.filter { $0 != .pairedMovie && $0 != .lentByMovie }
 
     /// What `properties` stores in this column.
     func value(_ properties: CatalogStore.Properties) -> Database.Value {
@@ -74,7 +74,7 @@ enum PropertiesColumn: Int32, ColumnList {
         case .taken: return properties.taken.map { .integer($0) } ?? .null
         case .contentID: return properties.contentID.map { .blob($0.digest) } ?? .null
         case .pairedMovie: return properties.pairedMovie.map { .integer($0) } ?? .null
-        case .placeFromMovie: return .integer(properties.placeFromMovie ? 1 : 0)
+        case .lentByMovie: return .integer(properties.lentByMovie.rawValue)
         }
     }
 
@@ -99,7 +99,7 @@ enum PropertiesColumn: Int32, ColumnList {
         result.taken = row.optionalInteger(.taken)
         result.contentID = row.optionalBlob(.contentID).flatMap(ContentID.init(digest:))
         result.pairedMovie = row.optionalInteger(.pairedMovie)
-        result.placeFromMovie = row.integer(.placeFromMovie) != 0
+        result.lentByMovie = CatalogStore.LentByMovie(rawValue: row.integer(.lentByMovie))
         return result
     }
 

@@ -105,7 +105,8 @@ extension Mounted {
         }
 
         /// A Live Photo whose still they may read but whose movie they may not: the still took the
-        /// movie's place, which neither places/, an event's name nor the still's attributes tell them.
+        /// movie's place and UTC offset, which neither places/, an event's name nor the still's
+        /// attributes tell them.
         @Test func aLivePhotosPlaceFromAMovieTheyCannotRead() throws {
             try withScratch(Self.library, changesSource: true) { scratch in
                 try RawFiles.write(try TestData.contents("video/iPhone6s_livephoto.mov"), to: scratch.sourceBytes / "Open" / "IMG_0020.MOV")
@@ -133,6 +134,9 @@ extension Mounted {
                 #expect(!asNobody.out.contains("location"), "the still's attributes as nobody: \(asNobody.out)")
                 let read = Command.run("runuser", ["-u", "nobody", "--", "getfattr", "-n", location, asset])
                 #expect(read.status != 0, "nobody reads the still's \(location): \(read.out)")
+                let date = ["getfattr", "--only-values", "-n", "user.assetfs.date", asset]
+                #expect(Command.run(date[0], Array(date.dropFirst())).out == "2019-08-21T11:21:36+01:00", "root: the movie's offset")
+                #expect(Command.run("runuser", ["-u", "nobody", "--"] + date).out == "2019-08-21T11:21:36", "nobody: the still's own date")
             }
         }
     }

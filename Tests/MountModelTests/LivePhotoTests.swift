@@ -168,7 +168,10 @@ extension ScratchCatalog {
         let still = try #require(catalog.store.read { catalog.tree.photo(for: asset, in: $0) })
         let properties = try #require(catalog.store.read { $0.properties(ofPhoto: still.id) })
         #expect(properties.date == "2021-04-11T00:00:01-07:00")
-        #expect(properties.latitude == Self.movie.latitude && properties.longitude == Self.movie.longitude && properties.placeFromMovie)
+        #expect(properties.latitude == Self.movie.latitude && properties.longitude == Self.movie.longitude)
+        #expect(properties.lentByMovie == [.place, .utcOffset])
+        let own = properties.withoutWhatItsMovieLent
+        #expect(own.date == Self.still.date && own.latitude == nil && own.longitude == nil && own.place == nil, "what the still says itself")
         let year = try #require(catalog.node("dates/2021"))
         #expect(catalog.names(year) == ["2021-04-11"], "a day made only by the hidden MOV")
         #expect(catalog.node("dates/2021/2021-04-10") == nil)
