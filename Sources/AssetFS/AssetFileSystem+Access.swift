@@ -66,6 +66,14 @@ extension AssetFileSystem {
         }
     }
 
+    /// What `caller` may know of photo `row`'s properties (its attributes): of a Live Photo's
+    /// still, what its movie lent it (a place, a UTC offset) only if they may read the movie too.
+    func properties(of row: CatalogStore.PhotoRow, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> CatalogStore.Properties {
+        let properties = properties(of: row, in: catalog)
+        guard !properties.lentByMovie.isEmpty, !caller.reachesAllThisProcessReaches, !mayReadWhole(row, as: caller, in: catalog) else { return properties }
+        return properties.withoutWhatItsMovieLent
+    }
+
     /// Whether `caller` may read photo `row` and, of a Live Photo, its movie too: the still may
     /// have taken its place from the movie, and a folder named by it must not show it to them.
     private func mayReadWhole(_ row: CatalogStore.PhotoRow, as caller: Credentials, in catalog: borrowing CatalogSnapshot) -> Bool {

@@ -17,7 +17,7 @@ extension AssetFileSystem {
         guard let node = try? resolve(inode, as: caller, in: catalog).get() else { return [] }
         if node == .root { return [MountLayout.statsAttribute, MountLayout.sizesAttribute] }
         guard node.isAssetFolder, let row = tree.photo(for: node, in: catalog) else { return [] }
-        let properties = properties(of: row, in: catalog)
+        let properties = properties(of: row, as: caller, in: catalog)
         return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
             + (row.edit == nil ? [] : [MountLayout.editedAttribute])
             + (copies(of: row, properties, in: catalog).isEmpty ? [] : [MountLayout.duplicatesAttribute])
@@ -48,14 +48,14 @@ extension AssetFileSystem {
             return tree.photo(for: node, in: catalog).flatMap { catalog.edit(of: $0) }.map { .success($0.photo.relativePath.bytes) } ?? .failure(.noAttribute)
         case MountLayout.duplicatesAttribute:
             guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
-            let copies = copies(of: row, properties(of: row, in: catalog), in: catalog)
+            let copies = copies(of: row, properties(of: row, as: caller, in: catalog), in: catalog)
             return copies.isEmpty ? .failure(.noAttribute) : .success(Array(copies.map(\.bytes).joined(separator: [0x0A])))
         case MountLayout.errorAttribute:
             return tree.photo(for: node, in: catalog).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         default:
             guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
             guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }
-            return attribute.value(properties(of: row, in: catalog)).map { .success($0) } ?? .failure(.noAttribute)
+            return attribute.value(properties(of: row, as: caller, in: catalog)).map { .success($0) } ?? .failure(.noAttribute)
         }
     }
 

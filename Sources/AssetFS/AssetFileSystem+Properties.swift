@@ -122,7 +122,8 @@ extension AssetFileSystem {
     static func stored(_ properties: PhotoProperties) -> CatalogStore.Properties {
         var stored = CatalogStore.Properties(date: properties.date.iso8601, dateSource: properties.date.source, day: properties.date.dayNumber,
                                              width: properties.width, height: properties.height, mediaType: properties.mediaType,
-                                             camera: properties.camera, location: properties.location?.text,
+                                             camera: properties.camera,
+                                             latitude: properties.location?.latitude, longitude: properties.location?.longitude,
                                              duration: properties.duration, codec: properties.codec,
                                              motion: properties.motion.map { $0.offset..<($0.offset + $0.length) },
                                              liveIdentifier: properties.liveIdentifier)
@@ -166,7 +167,9 @@ public enum PropertyAttribute: CaseIterable, Sendable {
         case .height: return properties.height.map { Array(String($0).utf8) }
         case .type: return properties.mediaType.map { Array($0.utf8) }
         case .camera: return properties.camera
-        case .location: return properties.location.map { Array($0.utf8) }
+        case .location:
+            guard let latitude = properties.latitude, let longitude = properties.longitude else { return nil }
+            return Array(Coordinates(latitude: latitude, longitude: longitude).text.utf8)
         case .duration: return properties.duration.map { Array(Self.seconds($0).utf8) }
         case .codec: return properties.codec.map { Array($0.utf8) }
         case .motion: return MountLayout.motionName(properties)

@@ -48,12 +48,11 @@ extension CatalogStore {
     /// and pairing a Live Photo for its still (which may take its movie's place). A photo leaves
     /// the events when it has no time, no properties, is a Live Photo's movie (its still shows it) or a copy.
     static func placeInEvents(ofPhoto photo: Int64, _ db: Database) throws(DatabaseError) {
-        var stored: (taken: Int64, location: String?, city: String?)?
-        try db.query("SELECT taken, location, city FROM properties WHERE photo = ? AND taken IS NOT NULL AND \(represents("properties.photo"))",
-                     [.integer(photo)]) { stored = ($0.integer(0), $0.isNull(1) ? nil : $0.text(1), $0.isNull(2) ? nil : $0.text(2)) }
+        var stored: (taken: Int64, latitude: Double?, longitude: Double?, city: String?)?
+        try db.query("SELECT taken, latitude, longitude, city FROM properties WHERE photo = ? AND taken IS NOT NULL AND \(represents("properties.photo"))",
+                     [.integer(photo)]) { stored = ($0.integer(0), $0.isNull(1) ? nil : $0.double(1), $0.isNull(2) ? nil : $0.double(2), $0.isNull(3) ? nil : $0.text(3)) }
         guard let stored else { return try removeFromEvents(photo: photo, db) }
-        let position = stored.location.flatMap(coordinates)
-        try placeInEvents(photo: photo, taken: stored.taken, latitude: position?.latitude, longitude: position?.longitude, city: stored.city, db)
+        try placeInEvents(photo: photo, taken: stored.taken, latitude: stored.latitude, longitude: stored.longitude, city: stored.city, db)
     }
 
     /// Puts photo `photo` in the event its time and position give (moving it if it was in
@@ -106,13 +105,5 @@ extension CatalogStore {
         var holds = false
         try db.query("SELECT 1 FROM event_photos WHERE event = ? AND photo != ? LIMIT 1", [.integer(event), .integer(photo)]) { _ in holds = true }
         if !holds { try db.query("DELETE FROM events WHERE folder = ?", [.integer(event)]) }
-    }
-
-    /// "lat,lon" as `Coordinates.text` writes it; positions 0,0 (a GPS that had no fix) are none.
-    static func coordinates(_ text: String) -> (latitude: Double, longitude: Double)? {
-        let parts = text.split(separator: ",")
-        guard parts.count == 2, let latitude = Double(parts[0]), let longitude = Double(parts[1]),
-              abs(latitude) <= 90, abs(longitude) <= 180, latitude != 0 || longitude != 0 else { return nil }
-        return (latitude, longitude)
     }
 }

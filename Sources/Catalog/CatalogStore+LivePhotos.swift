@@ -70,23 +70,38 @@ extension CatalogStore {
         try Self.placeInEvents(ofPhoto: still, db)
     }
 
-    /// What a still lacks and its movie knows: a place (the still's GPS was off or stripped: its
-    /// position and the place named from it), and
-    /// the UTC offset of a date that has none (EXIF without OffsetTime), which the movie's
-    /// QuickTime creation date carries. Nothing if `movie` and `still` are not a pair.
+    /// What a still lacks and its movie knows: a place (the still's GPS was off or stripped: it
+    /// takes the movie's position and the place named from it), and the UTC offset of a date that
+    /// has none (EXIF without OffsetTime), which the movie's QuickTime creation date carries. Each
+    /// is marked as lent (`LentByMovie`): a reader who may not read the movie is not shown it.
+    /// Nothing if `movie` and `still` are not a pair.
     private func shareMovieProperties(movie: Int64, still: Int64, _ db: Database) throws(DatabaseError) {
-        let plainDate = "YYYY-MM-DDTHH:MM:SS".count
-        try db.query("""
-            UPDATE properties AS s SET
-                location = coalesce(s.location, m.location),
-                country = coalesce(s.country, m.country),
-                region = CASE WHEN s.country IS NULL THEN m.region ELSE s.region END,
-                city = CASE WHEN s.country IS NULL THEN m.city ELSE s.city END,
-                date = CASE WHEN length(s.date) = \(plainDate) AND m.date_source = \(DateSource.quickTime.rawValue) AND length(m.date) > \(plainDate)
-                            THEN s.date || substr(m.date, \(plainDate + 1)) ELSE s.date END
+        let plainDate = LentByMovie.plainDateLength
+        let pair = """
             FROM properties AS m
             WHERE s.photo = ? AND m.photo = ? AND EXISTS (SELECT 1 FROM live_pairs WHERE movie = m.photo AND still = s.photo)
+            """
+        try db.query("""
+            UPDATE properties AS s SET latitude = m.latitude, longitude = m.longitude, country = m.country, region = m.region, city = m.city,
+                lent_by_movie = s.lent_by_movie | \(LentByMovie.place.rawValue)
+            \(pair) AND s.latitude IS NULL AND m.latitude IS NOT NULL
             """, [.integer(still), .integer(movie)])
+        try db.query("""
+            UPDATE properties AS s SET date = s.date || substr(m.date, \(plainDate + 1)), lent_by_movie = s.lent_by_movie | \(LentByMovie.utcOffset.rawValue)
+            \(pair) AND length(s.date) = \(plainDate) AND m.date_source = \(DateSource.quickTime.rawValue) AND length(m.date) > \(plainDate)
+            """, [.integer(still), .integer(movie)])
+    }
+
+    /// What a Live Photo still took from its movie (`properties.lent_by_movie`).
+    public struct LentByMovie: OptionSet, Sendable, Equatable {
+        public let rawValue: Int64
+        public init(rawValue: Int64) { self.rawValue = rawValue }
+        /// Its position and the place named from it.
+        public static let place = LentByMovie(rawValue: 1)
+        /// The UTC offset of its date.
+        public static let utcOffset = LentByMovie(rawValue: 2)
+        /// The length of a date without a UTC offset, `YYYY-MM-DDTHH:MM:SS`.
+        static let plainDateLength = "YYYY-MM-DDTHH:MM:SS".count
     }
 }
 

@@ -20,11 +20,11 @@ extension CatalogStore {
             version INTEGER NOT NULL,
             date TEXT NOT NULL, date_source INTEGER NOT NULL,
             day INTEGER NOT NULL,
-            width INTEGER, height INTEGER, media_type TEXT, camera BLOB, location TEXT,
+            width INTEGER, height INTEGER, media_type TEXT, camera BLOB, latitude REAL, longitude REAL,
             duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
             keywords TEXT, people TEXT, rating INTEGER, favorite INTEGER NOT NULL DEFAULT 0,
             country TEXT, region TEXT, city TEXT, taken INTEGER,
-            content_id BLOB);
+            content_id BLOB, lent_by_movie INTEGER NOT NULL DEFAULT 0);
         \(contentIDIndex)
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
         \(livePhotosSchema)
@@ -54,7 +54,9 @@ extension CatalogStore {
         public var height: Int?
         public var mediaType: String?
         public var camera: [UInt8]?
-        public var location: String?
+        /// Where it was taken, in degrees (both or neither; never 0,0: no GPS fix).
+        public var latitude: Double?
+        public var longitude: Double?
         /// A video's length in seconds, and its codec.
         public var duration: Double?
         public var codec: String?
@@ -80,13 +82,26 @@ extension CatalogStore {
         public var contentID: ContentID?
         /// A Live Photo still's movie, once paired (read only: `record` pairs).
         public internal(set) var pairedMovie: Int64?
+        /// What a Live Photo still took from its movie (read only: `shareMovieProperties` lends).
+        public internal(set) var lentByMovie: LentByMovie = []
 
         public init(date: String, dateSource: DateSource, day: Int, width: Int? = nil, height: Int? = nil, mediaType: String? = nil,
-                    camera: [UInt8]? = nil, location: String? = nil, duration: Double? = nil, codec: String? = nil,
+                    camera: [UInt8]? = nil, latitude: Double? = nil, longitude: Double? = nil, duration: Double? = nil, codec: String? = nil,
                     motion: Range<Int64>? = nil, liveIdentifier: String? = nil) {
             (self.date, self.dateSource, self.day, self.width, self.height) = (date, dateSource, day, width, height)
-            (self.mediaType, self.camera, self.location, self.duration, self.codec) = (mediaType, camera, location, duration, codec)
+            (self.mediaType, self.camera, self.latitude, self.longitude) = (mediaType, camera, latitude, longitude)
+            (self.duration, self.codec) = (duration, codec)
             (self.motion, self.liveIdentifier) = (motion, liveIdentifier)
+        }
+
+        /// These properties without what a Live Photo's movie lent them: what a reader who may
+        /// not read the movie may know of its still.
+        public var withoutWhatItsMovieLent: Properties {
+            var own = self
+            if lentByMovie.contains(.place) { (own.latitude, own.longitude, own.place) = (nil, nil, nil) }
+            if lentByMovie.contains(.utcOffset) { own.date = String(date.prefix(LentByMovie.plainDateLength)) }
+            own.lentByMovie = []
+            return own
         }
     }
 

@@ -21,15 +21,19 @@ extension CatalogStore {
         if version == 9 || version == 10 {
             // Version 10 keeps each photo's content id (`ids/`): the background makes them, as
             // for new photos. Version 11 pairs edits with their originals: photos named as an
-            // edit are read again to be paired; nothing else is.
+            // edit are read again to be paired; nothing else is. Then on to 12.
             try db.execute("""
                 BEGIN IMMEDIATE;
                 \(version == 9 ? "ALTER TABLE properties ADD COLUMN content_id BLOB; \(Self.contentIDIndex)" : "")
                 \(Self.editPairsSchema)
                 INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE CAST(file_name AS TEXT) GLOB '*[A-Z]_E[0-9]*' OR CAST(file_name AS TEXT) GLOB '*-edited.*';
-                PRAGMA user_version = \(Self.schemaVersion);
+                PRAGMA user_version = 11;
                 COMMIT;
                 """)
+            version = 11
+        }
+        if version == 11 {
+            try db.execute(Self.positionsUpgrade)
             return db
         }
         if (4...8).contains(version) {
@@ -66,6 +70,31 @@ extension CatalogStore {
         try db.execute(Self.freshSchema)
         return db
     }
+
+    /// Version 12 keeps a photo's position as numbers (`latitude`, `longitude`) where 11 kept the
+    /// text `location` ("lat,lon", 6 decimals) that events parsed back: the text becomes the
+    /// numbers in place, as those events read them (0,0 none), so no file is read again and no
+    /// event changes. What a Live Photo still took from its movie was not marked: a still with
+    /// its movie's very position, or its UTC offset, is marked as lent it (hidden from who may not
+    /// read the movie) until it is read again, which tells exactly.
+    static let positionsUpgrade = """
+        BEGIN IMMEDIATE;
+        ALTER TABLE properties ADD COLUMN latitude REAL; ALTER TABLE properties ADD COLUMN longitude REAL;
+        ALTER TABLE properties ADD COLUMN lent_by_movie INTEGER NOT NULL DEFAULT 0;
+        UPDATE properties SET latitude = CAST(substr(location, 1, instr(location, ',') - 1) AS REAL),
+            longitude = CAST(substr(location, instr(location, ',') + 1) AS REAL)
+            WHERE instr(location, ',') > 0 AND location != '0.000000,0.000000';
+        UPDATE properties AS s SET lent_by_movie =
+                (CASE WHEN s.latitude IS NOT NULL AND s.location = m.location THEN \(LentByMovie.place.rawValue) ELSE 0 END)
+                | (CASE WHEN m.date_source = \(DateSource.quickTime.rawValue) AND length(s.date) > \(LentByMovie.plainDateLength)
+                        AND substr(s.date, \(LentByMovie.plainDateLength + 1)) = substr(m.date, \(LentByMovie.plainDateLength + 1))
+                   THEN \(LentByMovie.utcOffset.rawValue) ELSE 0 END)
+            FROM live_pairs AS l JOIN properties AS m ON m.photo = l.movie WHERE l.still = s.photo;
+        INSERT OR IGNORE INTO undated SELECT photo FROM properties WHERE lent_by_movie != 0;
+        ALTER TABLE properties DROP COLUMN location;
+        PRAGMA user_version = 12;
+        COMMIT;
+        """
 
     /// The views' tables, whatever a catalog had of them.
     static let dropViews = """

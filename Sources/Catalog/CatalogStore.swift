@@ -19,7 +19,7 @@ public final class CatalogStore: Sendable {
     let reservedAssetNames: [[UInt8]]
     let readers: ReaderPool
     let writer: Locked<Database>
-    static let schemaVersion = 11
+    static let schemaVersion = 12
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`, giving no asset one of `reservedAssetNames`. A file that is not a valid catalog

@@ -6,10 +6,11 @@ import SQLiteDatabase
 /// `CatalogStore.Properties` is written to it: the list `record` inserts, the list reads select
 /// and the decoder all come from here.
 enum PropertiesColumn: Int32, ColumnList {
-    case date, dateSource, day, width, height, mediaType, camera, location, duration, codec, motionOffset, motionLength
+    case date, dateSource, day, width, height, mediaType, camera, latitude, longitude, duration, codec, motionOffset, motionLength
     case liveIdentifier, keywords, people, rating, favorite, country, region, city, taken, contentID
-    /// Selected only: the Live Photo movie a still is paired with (`live_pairs`).
-    case pairedMovie
+    /// Selected only: the Live Photo movie a still is paired with (`live_pairs`), and what it
+    /// lent the still (set by the pairing alone).
+    case pairedMovie, lentByMovie
 
     /// From `properties`.
     var expression: String {
@@ -21,7 +22,8 @@ enum PropertiesColumn: Int32, ColumnList {
         case .height: "height"
         case .mediaType: "media_type"
         case .camera: "camera"
-        case .location: "location"
+        case .latitude: "latitude"
+        case .longitude: "longitude"
         case .duration: "duration"
         case .codec: "codec"
         case .motionOffset: "motion_offset"
@@ -37,11 +39,12 @@ enum PropertiesColumn: Int32, ColumnList {
         case .taken: "taken"
         case .contentID: "content_id"
         case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = properties.photo)"
+        case .lentByMovie: "lent_by_movie"
         }
     }
 
     /// The columns `record` writes, in order.
-    static let stored = allCases.filter { $0 != .pairedMovie }
+    static let stored = allCases.filter { $0 != .pairedMovie && $0 != .lentByMovie }
 
     /// What `properties` stores in this column.
     func value(_ properties: CatalogStore.Properties) -> Database.Value {
@@ -54,7 +57,8 @@ enum PropertiesColumn: Int32, ColumnList {
         case .height: return integer(properties.height)
         case .mediaType: return properties.mediaType.map { .text($0) } ?? .null
         case .camera: return properties.camera.map { .blob($0) } ?? .null
-        case .location: return properties.location.map { .text($0) } ?? .null
+        case .latitude: return properties.latitude.map { .real($0) } ?? .null
+        case .longitude: return properties.longitude.map { .real($0) } ?? .null
         case .duration: return properties.duration.map { .real($0) } ?? .null
         case .codec: return properties.codec.map { .text($0) } ?? .null
         case .motionOffset: return properties.motion.map { .integer($0.lowerBound) } ?? .null
@@ -70,6 +74,7 @@ enum PropertiesColumn: Int32, ColumnList {
         case .taken: return properties.taken.map { .integer($0) } ?? .null
         case .contentID: return properties.contentID.map { .blob($0.digest) } ?? .null
         case .pairedMovie: return properties.pairedMovie.map { .integer($0) } ?? .null
+        case .lentByMovie: return .integer(properties.lentByMovie.rawValue)
         }
     }
 
@@ -79,7 +84,8 @@ enum PropertiesColumn: Int32, ColumnList {
         var result = CatalogStore.Properties(
             date: row.text(.date), dateSource: DateSource(rawValue: Int(row.integer(.dateSource))) ?? .modificationTime, day: Int(row.integer(.day)),
             width: row.optionalInteger(.width).map(Int.init), height: row.optionalInteger(.height).map(Int.init),
-            mediaType: row.optionalText(.mediaType), camera: row.optionalBlob(.camera), location: row.optionalText(.location),
+            mediaType: row.optionalText(.mediaType), camera: row.optionalBlob(.camera),
+            latitude: row.isNull(.latitude) ? nil : row.double(.latitude), longitude: row.isNull(.longitude) ? nil : row.double(.longitude),
             duration: row.isNull(.duration) ? nil : row.double(.duration), codec: row.optionalText(.codec),
             motion: row.optionalInteger(.motionOffset).map { $0..<($0 + row.integer(.motionLength)) },
             liveIdentifier: row.optionalText(.liveIdentifier))
@@ -93,6 +99,7 @@ enum PropertiesColumn: Int32, ColumnList {
         result.taken = row.optionalInteger(.taken)
         result.contentID = row.optionalBlob(.contentID).flatMap(ContentID.init(digest:))
         result.pairedMovie = row.optionalInteger(.pairedMovie)
+        result.lentByMovie = CatalogStore.LentByMovie(rawValue: row.integer(.lentByMovie))
         return result
     }
 

@@ -60,7 +60,7 @@ struct EXIFMetadata {
         }
         if let lat = degrees(Self.latitude, Self.latitudeRef, positive: 0x4E, negative: 0x53),
            let lon = degrees(Self.longitude, Self.longitudeRef, positive: 0x45, negative: 0x57),
-           abs(lat) <= 90, abs(lon) <= 180 {
+           abs(lat) <= 90, abs(lon) <= 180, lat != 0 || lon != 0 {  // 0,0: a GPS without a fix
             location = Coordinates(latitude: lat, longitude: lon)
         }
     }

@@ -34,6 +34,16 @@ extension Mounted {
             return listed.status == 0 ? listed.out.split(separator: "\n").map(String.init).sorted() : nil
         }
 
+        /// The city of the first place under `places` (places/<country>/<region>/<city>).
+        static func firstCity(_ places: [UInt8]) -> String? {
+            var path = places, city: String?
+            for _ in 0..<3 {
+                guard let first = RawFiles.names(in: path)?.map(\.text).min() else { return nil }
+                (path, city) = (path / first, first)
+            }
+            return city
+        }
+
         static func statAsNobody(_ path: String) -> Bool {
             Command.run("runuser", ["-u", "nobody", "--", "stat", path]).status == 0
         }
@@ -95,7 +105,8 @@ extension Mounted {
         }
 
         /// A Live Photo whose still they may read but whose movie they may not: the still took the
-        /// movie's place, which places/ must not tell them.
+        /// movie's place and UTC offset, which neither places/, an event's name nor the still's
+        /// attributes tell them.
         @Test func aLivePhotosPlaceFromAMovieTheyCannotRead() throws {
             try withScratch(Self.library, changesSource: true) { scratch in
                 try RawFiles.write(try TestData.contents("video/iPhone6s_livephoto.mov"), to: scratch.sourceBytes / "Open" / "IMG_0020.MOV")
@@ -109,6 +120,23 @@ extension Mounted {
                 let shown = Self.namesAsNobody(mount.point + "/places") ?? []
                 #expect(shown.isEmpty, "places/ as nobody: \(shown)")
                 #expect(Self.namesAsNobody(mount.point + "/groups/Open")?.contains("IMG_0020") == true, "the still is theirs in groups/")
+                let city = try #require(Self.firstCity(mount.bytes / "places"), "root's places/ has no city")
+                let years = RawFiles.names(in: mount.bytes / "events")?.map(\.text) ?? []
+                let events = years.flatMap { RawFiles.names(in: mount.bytes / "events" / $0)?.map(\.text) ?? [] }
+                #expect(events.contains { $0.hasSuffix(city) }, "root: the still's event is named by its movie's city: \(events)")
+                let eventsAsNobody = years.flatMap { Self.namesAsNobody(mount.point + "/events/" + $0) ?? [] }
+                #expect(!eventsAsNobody.contains { $0.contains(city) }, "events/ as nobody: \(eventsAsNobody)")
+                let location = "user.assetfs.location"
+                let asset = mount.point + "/groups/Open/IMG_0020"
+                #expect((try? RawFiles.extendedAttribute(location, of: Array(asset.utf8)).get()) != nil, "root reads the lent location")
+                let asNobody = Command.run("runuser", ["-u", "nobody", "--", "getfattr", "-d", "-m", "-", asset])
+                #expect(asNobody.status == 0 && asNobody.out.contains("user.assetfs.date"), "nobody reads the still's attributes: \(asNobody.err)")
+                #expect(!asNobody.out.contains("location"), "the still's attributes as nobody: \(asNobody.out)")
+                let read = Command.run("runuser", ["-u", "nobody", "--", "getfattr", "-n", location, asset])
+                #expect(read.status != 0, "nobody reads the still's \(location): \(read.out)")
+                let date = ["getfattr", "--only-values", "-n", "user.assetfs.date", asset]
+                #expect(Command.run(date[0], Array(date.dropFirst())).out == "2019-08-21T11:21:36+01:00", "root: the movie's offset")
+                #expect(Command.run("runuser", ["-u", "nobody", "--"] + date).out == "2019-08-21T11:21:36", "nobody: the still's own date")
             }
         }
     }

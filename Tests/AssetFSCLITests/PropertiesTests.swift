@@ -48,7 +48,7 @@ extension Mounted {
                     let text = "\(value)".trimmingCharacters(in: .whitespaces)
                     if !text.isEmpty { fields[key] = text }
                 }
-                if let lat = record["GPSLatitude"] as? Double, let lon = record["GPSLongitude"] as? Double {
+                if let lat = record["GPSLatitude"] as? Double, let lon = record["GPSLongitude"] as? Double, lat != 0 || lon != 0 {  // 0,0: no fix
                     fields["location"] = String(format: "%.6f,%.6f", lat, lon)
                 }
                 result[String(file.dropFirst(source.count + 1))] = fields

@@ -119,7 +119,7 @@ import Testing
         }
         func read(_ photo: Int64, hour: Double, live: String?) throws {
             var properties = CatalogStore.Properties(date: "2023-09-01T12:00:00", dateSource: .exifOriginal, day: 20230901,
-                                                     location: "60.390000,5.320000", liveIdentifier: live)
+                                                     latitude: 60.39, longitude: 5.32, liveIdentifier: live)
             (properties.taken, properties.place) = (taken(day: 0, hour: hour), Place(country: "Norway", region: "Vestland", city: "Bergen"))
             let row = try #require(catalog.store.read { $0.photo(photo) })
             try catalog.store.record([(row, properties)])

@@ -10,7 +10,8 @@ struct FileFacts {
     var day: Int
     var date: String
     var dateSource: DateSource = .exifOriginal
-    var location: String?
+    var latitude: Double?
+    var longitude: Double?
     var liveIdentifier: String?
 }
 
@@ -21,7 +22,7 @@ extension ScratchCatalog {
         let byName = Dictionary(uniqueKeysWithValues: facts.map { ($0.name, $0) })
         let batch = store.read { $0.undatedPhotos(after: 0, limit: 10_000) }.compactMap { row -> (photo: CatalogStore.PhotoRow, properties: CatalogStore.Properties)? in
             guard let fact = byName[text(row.photo.fileName)] else { return nil }
-            return (row, CatalogStore.Properties(date: fact.date, dateSource: fact.dateSource, day: fact.day, location: fact.location,
+            return (row, CatalogStore.Properties(date: fact.date, dateSource: fact.dateSource, day: fact.day, latitude: fact.latitude, longitude: fact.longitude,
                                                  liveIdentifier: fact.liveIdentifier))
         }
         return tree.invalidations(for: try store.record(batch))
@@ -35,7 +36,7 @@ extension ScratchCatalog {
             for name in names(folder) where name != "thumbnail.jpg" {
                 guard let asset = node("groups/\(album)/\(name)"), let row = store.read({ tree.photo(for: asset, in: $0) }) else { continue }
                 let properties = store.read { $0.properties(ofPhoto: row.id) }
-                result.append("\(name) <- \(text(row.photo.fileName)) \(names(asset)) \(properties?.date ?? "-") \(properties?.location ?? "-")")
+                result.append("\(name) <- \(text(row.photo.fileName)) \(names(asset)) \(properties?.date ?? "-") \(properties?.latitude.map { "\($0)" } ?? "-"),\(properties?.longitude.map { "\($0)" } ?? "-")")
             }
         }
         for year in names(.viewTop(.dates)) {
@@ -51,12 +52,12 @@ extension ScratchCatalog {
 @Suite struct LivePhotoTests {
     static let still = FileFacts(name: "IMG_0020.HEIC", day: 20210411, date: "2021-04-11T00:00:01", liveIdentifier: "A")
     static let movie = FileFacts(name: "IMG_0020.MOV", day: 20210410, date: "2021-04-10T23:59:59-07:00", dateSource: .quickTime,
-                                 location: "37.331000,-122.030000", liveIdentifier: "A")
+                                 latitude: 37.331, longitude: -122.03, liveIdentifier: "A")
 
     /// A folder's files as they come, as a phone sync, MTP or `cp` delivers them.
     static let folder: [FileFacts] = [
         still, movie,
-        FileFacts(name: "IMG_0021.JPG", day: 20210411, date: "2021-04-11T08:00:00+02:00", location: "1.000000,2.000000", liveIdentifier: "B"),
+        FileFacts(name: "IMG_0021.JPG", day: 20210411, date: "2021-04-11T08:00:00+02:00", latitude: 1, longitude: 2, liveIdentifier: "B"),
         FileFacts(name: "IMG_0021.MOV", day: 20210411, date: "2021-04-11T08:00:00+02:00", dateSource: .quickTime, liveIdentifier: "B"),
         // Three of one stem: all keep their full names; the HEIC and the MOV pair.
         FileFacts(name: "IMG_0022.HEIC", day: 20210412, date: "2021-04-12T09:00:00", liveIdentifier: "C"),
@@ -167,7 +168,10 @@ extension ScratchCatalog {
         let still = try #require(catalog.store.read { catalog.tree.photo(for: asset, in: $0) })
         let properties = try #require(catalog.store.read { $0.properties(ofPhoto: still.id) })
         #expect(properties.date == "2021-04-11T00:00:01-07:00")
-        #expect(properties.location == Self.movie.location)
+        #expect(properties.latitude == Self.movie.latitude && properties.longitude == Self.movie.longitude)
+        #expect(properties.lentByMovie == [.place, .utcOffset])
+        let own = properties.withoutWhatItsMovieLent
+        #expect(own.date == Self.still.date && own.latitude == nil && own.longitude == nil && own.place == nil, "what the still says itself")
         let year = try #require(catalog.node("dates/2021"))
         #expect(catalog.names(year) == ["2021-04-11"], "a day made only by the hidden MOV")
         #expect(catalog.node("dates/2021/2021-04-10") == nil)
@@ -175,6 +179,6 @@ extension ScratchCatalog {
         try catalog.apply("L", ["IMG_0020.HEIC"])
         #expect(catalog.store.read { $0.undatedPhotos(after: 0, limit: 10) }.map(\.id) == [still.id])
         try catalog.record(Self.folder)
-        #expect(catalog.store.read { $0.properties(ofPhoto: still.id) }?.location == nil)
+        #expect(catalog.store.read { $0.properties(ofPhoto: still.id) }?.latitude == nil)
     }
 }

@@ -116,7 +116,10 @@ extension ScratchCatalog {
             let catalog = try ScratchCatalog()
             try catalog.apply("L", ["IMG_1.HEIC", "IMG_1.MOV"])
             let still = Self.properties { $0.liveIdentifier = "L1"; $0.rating = 5 }
-            let movie = Self.properties(day: 20230831) { $0.liveIdentifier = "L1"; $0.place = Place(country: "Norway", region: "Vestland", city: "Bergen") }
+            let movie = Self.properties(day: 20230831) {
+                $0.liveIdentifier = "L1"
+                ($0.latitude, $0.longitude, $0.place) = (60.39, 5.32, Place(country: "Norway", region: "Vestland", city: "Bergen"))
+            }
             let first = stillFirst ? ["IMG_1.HEIC": still] : ["IMG_1.MOV": movie]
             try catalog.record(first, in: "L")
             if !stillFirst { #expect(catalog.names("videos/2023") == ["IMG_1.MOV"] || catalog.names("videos/2023") == ["IMG_1"]) }

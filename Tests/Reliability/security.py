@@ -178,6 +178,36 @@ def dated_asset_folders(mountpoint, count):
     return found
 
 
+def make_live_photo(folder):
+    """A Live Photo in `folder`: its still without GPS (readable by all) and its movie, which has a
+    position, readable by its owner only. Its asset folder."""
+    os.makedirs(folder, exist_ok=True)
+    still, movie = os.path.join(folder, "IMG_0020.HEIC"), os.path.join(folder, "IMG_0020.MOV")
+    shutil.copy(os.path.join(TESTDATA, "formats/iPhone_XR_irot.heic"), still)
+    shutil.copy(os.path.join(TESTDATA, "video/iPhone6s_livephoto.mov"), movie)
+    subprocess.run(["exiftool", "-q", "-overwrite_original", "-gps:all=",
+                    "-Apple:MediaGroupUUID=E905E6C6-C747-4805-942F-9904A0281F02", still], check=True)
+    os.chmod(still, 0o644)
+    os.chmod(movie, 0o600)
+    return "IMG_0020"
+
+
+def lent_place_problems(asset):
+    """The still of Live Photo `asset` took its movie's place: root reads it in its location, the
+    other user, who may read the still but not the movie, does not."""
+    def located():
+        try:
+            return os.getxattr(asset, "user.assetfs.location")
+        except OSError:
+            return None
+    if not wait_until(located, 30):
+        return [f"{asset}: the still has no location from its movie for root"]
+    if other_user_attribute(asset, "user.assetfs.date") is None:
+        return [f"{asset}: the other user cannot read the still's date"]
+    location = other_user_attribute(asset, "user.assetfs.location")
+    return [] if location is None else [f"{asset}: the other user reads the movie's location {location!r}"]
+
+
 def other_users(checks):
     """Another user reaches a photo by any path of the mount (groups/, dates/, the size views, an
     album's poster, attributes, listings) only if they could read it in SOURCE: search on every
@@ -208,6 +238,7 @@ def other_users(checks):
         os.chmod(os.path.join(source, "Secret"), 0o700)
         subprocess.run(["setfacl", "-m", f"u:{OTHER_USER}:r", os.path.join(source, "Shared/shared.jpg")], check=True)
         subprocess.run(["setfacl", "-m", f"u:{OTHER_USER}:-", os.path.join(source, "Barred")], check=True)
+        live = make_live_photo(os.path.join(source, "Live"))
         mountpoint = scratch.sub("mnt")
         cache = os.path.join(scratch.path, "cachedir", "cache.sqlite")
         mount = Mount(source, mountpoint, f"cache={cache},allow_other")
@@ -248,11 +279,12 @@ def other_users(checks):
                 if (os.path.basename(folder) in other_user_listing(os.path.dirname(folder))) != allowed:
                     problems.append(f"{os.path.dirname(folder)}: other user's listing {'lacks' if allowed else 'shows'} {relative}")
             albums = other_user_listing(groups)
-            expected_albums = {"Public", "PrivateFile", "Mixed", "Shared"}
+            expected_albums = {"Public", "PrivateFile", "Mixed", "Shared", "Live"}
             if albums != expected_albums:
                 problems.append(f"groups/ as the other user: {sorted(albums)}, expected {sorted(expected_albums)}")
             if other_user_listing(f"{groups}/PrivateFile") != {"thumbnail.jpg"}:
                 problems.append(f"groups/PrivateFile as the other user: {sorted(other_user_listing(groups + '/PrivateFile'))}, expected only the poster's name")
+            problems += lent_place_problems(f"{groups}/Live/{live}")
             for path, mode in ((cache, 0o600), (os.path.dirname(cache), 0o700)):
                 actual = os.stat(path).st_mode & 0o777
                 if actual != mode:
@@ -261,7 +293,8 @@ def other_users(checks):
             mount.close()
         if not problems:
             checks.figure(f"other users: {len(paths)} paths (groups/, dates/, size views, posters) read as root then as another user, "
-                          "each allowed exactly when SOURCE allows (0600 file, 0700 folder, ACL grant, ACL bar); attributes and listings likewise")
+                          "each allowed exactly when SOURCE allows (0600 file, 0700 folder, ACL grant, ACL bar); attributes and listings likewise, "
+                          "and a Live Photo still's location from a 0600 movie is root's alone")
         problems += folders_above_source(checks, scratch)
     finally:
         scratch.close()
