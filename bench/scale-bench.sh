@@ -30,9 +30,8 @@
 #   BENCH_STRICT      1: exit 1 when a target is missed (default: report only)
 #
 # The library is generated once into bench/out/scale/library-P-B/ (gitignored) and reused: one tiny
-# progressive JPEG (64x48, ~1.2 KB, made by cjpeg) copied by bench/scale-gen.c, each copy unique
-# by a COM segment between its first two scans naming its album and number (in its picture data:
-# copies of one picture would be one asset in the views). Photos are album-NNNNN/IMG_NNNN.jpg and
+# JPEG (64x48, ~1.2 KB, made by cjpeg) copied by bench/scale-gen.c, each copy unique by a COM
+# segment after SOI naming its album and number. Photos are album-NNNNN/IMG_NNNN.jpg and
 # album-big/IMG_NNNNN.jpg (with SCALE_METADATA, an Exif and an XMP APP1 after SOI too). The floor is bench/scale-walk.c (mode 1: stat every entry; mode 2: also
 # open every file and read its first 2 bytes), compiled here with gcc.
 #
@@ -96,7 +95,7 @@ MIN_MNT=$((2 + 2 * EXPECT_ALBUMS + 4 * TOTAL))
 EXPECT_SRC=$((1 + EXPECT_ALBUMS + TOTAL))
 LIBRARY="$OUT/library-$PHOTOS-$BIG" GEN_FLAGS=()
 if ((METADATA)); then LIBRARY+=-meta GEN_FLAGS=(--metadata); fi
-STAMP="$LIBRARY.complete-v2"   # v2: copies differ in their picture data (distinct content ids)
+STAMP="$LIBRARY.complete-v1"
 # a library generated elsewhere may be linked here (with its stamp): walked and mounted where it is
 if [[ -L $LIBRARY ]]; then LIBRARY=$(readlink -f "$LIBRARY"); fi
 ADD_ALBUM=$(printf 'album-%05d' $((ALBUMS / 2)))          # where one photo is added
@@ -293,7 +292,7 @@ gcc -O2 -Wall -Wextra -o "$OUT/scale-walk" "$ROOT/bench/scale-walk.c"
 gcc -O2 -Wall -Wextra -o "$OUT/scale-gen" "$ROOT/bench/scale-gen.c" "$ROOT/bench/scale-meta.c" -lm
 WALK="$OUT/scale-walk"
 
-BASE="$OUT/base-64x48-progressive.jpg"   # progressive: scale-gen writes each copy's COM between its scans
+BASE="$OUT/base-64x48.jpg"
 if [[ ! -s $BASE ]]; then
     # a 64x48 picture with smooth and fine detail, as a PPM, then one JPEG by cjpeg
     python3 -c '
@@ -304,7 +303,7 @@ for y in range(h):
     for x in range(w):
         v = int(128 + 60 * math.sin(x * 0.31 + y * 0.17) + 40 * math.cos(x * 0.11 - y * 0.29))
         px += bytes((v & 255, (x * 4 + y) & 255, (y * 5 + ((x * x) >> 4)) & 255))
-sys.stdout.buffer.write(b"P6\n%d %d\n255\n" % (w, h) + px)' | cjpeg -quality 85 -optimize -progressive >"$BASE.tmp"
+sys.stdout.buffer.write(b"P6\n%d %d\n255\n" % (w, h) + px)' | cjpeg -quality 85 -optimize >"$BASE.tmp"
     mv "$BASE.tmp" "$BASE"
 fi
 

@@ -1,7 +1,5 @@
-// Writes the scale-bench library: copies of one tiny progressive JPEG, each made unique by a
-// fixed-width COM segment between its first two scans that names its album and number (still a
-// JPEG libjpeg decodes). Between the scans, not before them: a photo's content id hashes its scans
-// from the first SOS on, and copies of one picture are one asset in the views.
+// Writes the scale-bench library: copies of one tiny JPEG, each made unique by a fixed-width COM
+// segment right after SOI that names its album and number (still a JPEG libjpeg decodes).
 // One process for the whole library; one write per file.
 //
 //   scale-gen [--metadata] LIBRARY BASE.jpg PHOTOS PER_ALBUM BIG [PREFIX]
@@ -27,9 +25,8 @@
 
 static unsigned char *base;
 static size_t base_len;
-static unsigned char *buf;   // base up to its second scan + COM(COMMENT_LEN) + the rest of base
+static unsigned char *buf;   // SOI + COM(COMMENT_LEN) + base[2...]
 static size_t buf_len;
-static size_t comment_at;    // where the COM segment begins in buf
 static int with_metadata;
 static long photo_number;             // the photo's number in the library, for its metadata
 static unsigned char meta[META_MAX];
@@ -49,21 +46,12 @@ static void load_base(const char *path) {
         fprintf(stderr, "scale-gen: %s is not a JPEG\n", path);
         exit(1);
     }
-    // The segments up to the first SOS, then its entropy-coded data (FF only as FF 00 or RSTn)
-    // up to the marker that ends the first scan.
-    size_t at = 2;
-    while (at + 4 <= base_len && base[at] == 0xFF && base[at + 1] != 0xDA) at += 2 + (base[at + 2] << 8 | base[at + 3]);
-    if (at + 4 > base_len) { fprintf(stderr, "scale-gen: %s has no scan\n", path); exit(1); }
-    at += 2 + (base[at + 2] << 8 | base[at + 3]);
-    while (at + 1 < base_len && !(base[at] == 0xFF && base[at + 1] != 0x00 && (base[at + 1] < 0xD0 || base[at + 1] > 0xD7))) at++;
-    if (at + 1 >= base_len || base[at + 1] == 0xD9) { fprintf(stderr, "scale-gen: %s has one scan (make it progressive)\n", path); exit(1); }
-    comment_at = at;
     buf_len = base_len + 4 + COMMENT_LEN;
     buf = malloc(buf_len);
-    memcpy(buf, base, at);
-    buf[at] = 0xFF; buf[at + 1] = 0xFE;               // COM
-    buf[at + 2] = (COMMENT_LEN + 2) >> 8; buf[at + 3] = (COMMENT_LEN + 2) & 0xFF;
-    memcpy(buf + at + 4 + COMMENT_LEN, base + at, base_len - at);
+    buf[0] = 0xFF; buf[1] = 0xD8;
+    buf[2] = 0xFF; buf[3] = 0xFE;                     // COM
+    buf[4] = (COMMENT_LEN + 2) >> 8; buf[5] = (COMMENT_LEN + 2) & 0xFF;
+    memcpy(buf + 6 + COMMENT_LEN, base + 2, base_len - 2);
 }
 
 static void set_comment(const char *fmt, const char *a, long i) {
@@ -71,14 +59,14 @@ static void set_comment(const char *fmt, const char *a, long i) {
     memset(c, ' ', sizeof c);
     int n = snprintf(c, sizeof c, fmt, a, i);
     if (n < COMMENT_LEN) c[n] = ' ';
-    memcpy(buf + comment_at + 4, c, COMMENT_LEN);
+    memcpy(buf + 6, c, COMMENT_LEN);
 }
 
 static void write_at(int dirfd, const char *name, const char *shown) {
     int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) die("cannot create", shown);
     size_t meta_len = with_metadata ? meta_segments(meta, photo_number++) : 0;
-    struct iovec parts[] = {{buf, 2}, {meta, meta_len}, {buf + 2, buf_len - 2}};   // SOI, metadata, the rest
+    struct iovec parts[] = {{buf, 2}, {meta, meta_len}, {buf + 2, buf_len - 2}};   // SOI, metadata, COM...
     if (writev(fd, parts, 3) != (ssize_t)(buf_len + meta_len)) die("cannot write", shown);
     if (close(fd) != 0) die("cannot close", shown);
 }
