@@ -39,8 +39,7 @@ public final class CatalogStore: Sendable {
         try Self.claim(database, for: source, path: path, commits: commits)
         try database.execute(Self.writerTriggers)
         writer = Locked(database)
-        readers = ReaderPool(try (0..<ReaderPool.size).map { _ throws(DatabaseError) in try Database(path: path, busyTimeout: 1000) },
-                             path: path, commits: commits)
+        readers = ReaderPool(try (0..<ReaderPool.size).map { _ throws(DatabaseError) in try Database(path: path, busyTimeout: 1000) }, path: path)
     }
 
     private static func claim(_ db: Database, for source: FilePath, path: FilePath, commits: CommitCounter) throws(DatabaseError) {

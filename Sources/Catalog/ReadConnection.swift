@@ -43,10 +43,11 @@ final class ReadConnection: @unchecked Sendable {
         }
     }
 
-    init(_ database: Database, path: FilePath, commits: CommitCounter) {
+    /// A connection to the catalog at `path`, with its own mapping of the catalog's commit count.
+    init(_ database: Database, path: FilePath) {
         self.database = database
         self.path = path
-        self.commits = commits
+        commits = CommitCounter(catalog: path)
     }
 
     /// Runs `body` inside one read transaction, handing it the snapshot; returns whether a read in

@@ -20,8 +20,8 @@ final class ReaderPool: Sendable {
     /// taken inside another on the same thread.
     private let heldSlot: pthread_key_t
 
-    init(_ databases: [Database], path: FilePath, commits: CommitCounter) {
-        connections = databases.map { ReadConnection($0, path: path, commits: commits) }
+    init(_ databases: [Database], path: FilePath) {
+        connections = databases.map { ReadConnection($0, path: path) }
         available = DispatchSemaphore(value: databases.count)
         free = Locked(Array(databases.indices.reversed()))
         var slot = pthread_key_t()
