@@ -24,7 +24,7 @@
 #                     tenth, 300 named people in MWG face regions on 15 %, ratings on a twentieth);
 #                     the library is then library-P-B-meta
 #   SCALE_FIND_MOUNT  0: no `find MNT` over the whole mount (at a million, 10 million entries and
-#                     about 270 s; events/ and groups/ are still walked)
+#                     about 270 s; groups/, events/ and dates/ are still walked)
 #   BENCH_SKIP_BUILD  1: use the binary already built instead of running `swift build -c release`
 #   BENCH_SCRATCH     the build folder (default bench/out/build)
 #   BENCH_STRICT      1: exit 1 when a target is missed (default: report only)
@@ -44,7 +44,7 @@
 #                until every view is complete (bench/views-complete.py), the daemon's CPU and VmHWM
 #                then, the catalog's size
 #   views        on a fresh remount each: `ls -l` of each view's top folder and first subfolder,
-#                `find groups/` and `find events/`, each twice (uncached, cached), per entry
+#                `find groups/`, `find events/` and `find dates/`, each twice (uncached, cached), per entry
 #   remount      the cache file of the warm first mount: cold (then `ls -f`/`ls -l` of the big album
 #                cold), then warm, and on that last mount: `ls -f groups`, `ls -f`/`ls -l` of the big
 #                album and of an album of 100, `find MNT | wc -l`, new thumbnails idle and during an
@@ -424,8 +424,8 @@ fi
 # ---------------------------------------------------------------- views (issue 31), fresh mounts
 # Each on a remount of its own (nothing in the kernel's or the daemon's caches): `ls -l` of each
 # view's top folder and of its first subfolder (a second level), then `find` of groups/ and, on
-# another remount, of events/, each walked twice (uncached, then cached)
-VIEWS_LISTED=() FIND_GROUPS=() FIND_EVENTS=()
+# a remount each, of events/ and of dates/, each walked twice (uncached, then cached)
+VIEWS_LISTED=() FIND_GROUPS=() FIND_VIEWS=()   # FIND_VIEWS: "VIEW entries uncached cached CPU load"
 find_twice() {   # find_twice DIR: prints "entries uncached-s cached-s daemon-CPU-ms-uncached"
     local c0 first n cpu
     c0=$(cpu_ticks "$DPID")
@@ -449,11 +449,14 @@ if start_daemon "$CACHE_B"; then
     if [[ -d $MNT/events ]]; then
         log "find groups/, uncached then cached"
         read -ra FIND_GROUPS <<<"$(find_twice "$MNT/groups")"
-        stop_daemon
-        start_daemon "$CACHE_B" || true
-        log "find events/, uncached then cached"
-        [[ -n $DPID ]] && read -ra FIND_EVENTS <<<"$(find_twice "$MNT/events")"
-        log "find groups/ ${FIND_GROUPS[*]}, events/ ${FIND_EVENTS[*]} (entries, uncached s, cached s, CPU ms, load)"
+        for walked in events dates; do
+            stop_daemon
+            start_daemon "$CACHE_B" || true
+            [[ -n $DPID && -d $MNT/$walked ]] || continue
+            log "find $walked/, uncached then cached"
+            FIND_VIEWS+=("$walked $(find_twice "$MNT/$walked")")
+        done
+        log "find groups/ ${FIND_GROUPS[*]}; ${FIND_VIEWS[*]} (entries, uncached s, cached s, CPU ms, load)"
     fi
 fi
 stop_daemon
@@ -677,12 +680,14 @@ for listed in "${VIEWS_LISTED[@]}"; do
     IFS='|' read -r view entries took <<<"$listed"
     row "ls -l $view ($entries entries), fresh mount  (s)" "$(fmt_s "$took")" "$(fmt_s "$SRC_LSL_SMALL")" "$(rx "$took" "$SRC_LSL_SMALL")" "" "(anchor: ls -l SOURCE/album-00001, $PER_ALBUM photos; load ${LOAD_LISTED:-?})"
 done
-if ((${#FIND_EVENTS[@]} == 5 && ${#FIND_GROUPS[@]} == 5)); then
-    pe_events=$(per_entry "${FIND_EVENTS[1]}" "${FIND_EVENTS[0]}") pe_groups=$(per_entry "${FIND_GROUPS[1]}" "${FIND_GROUPS[0]}")
-    row "find events/ uncached, per entry  (µs)" "$pe_events" "$pe_groups" "$(rx "$pe_events" "$pe_groups")" "1x" "(anchor: groups/, fresh mounts each; ${FIND_EVENTS[0]} vs ${FIND_GROUPS[0]} entries, ${FIND_EVENTS[1]} vs ${FIND_GROUPS[1]} s; daemon CPU ${FIND_EVENTS[3]} vs ${FIND_GROUPS[3]} ms; load ${FIND_EVENTS[4]} vs ${FIND_GROUPS[4]})"
-    pe_events=$(per_entry "${FIND_EVENTS[2]}" "${FIND_EVENTS[0]}") pe_groups=$(per_entry "${FIND_GROUPS[2]}" "${FIND_GROUPS[0]}")
-    row "find events/ again (cached), per entry  (µs)" "$pe_events" "$pe_groups" "$(rx "$pe_events" "$pe_groups")" "1x" "(anchor: groups/ again)"
-fi
+for walked in "${FIND_VIEWS[@]}"; do
+    read -ra found <<<"$walked"   # view, then find_twice's five figures
+    ((${#found[@]} == 6 && ${#FIND_GROUPS[@]} == 5)) || continue
+    v=${found[0]} pe_view=$(per_entry "${found[2]}" "${found[1]}") pe_groups=$(per_entry "${FIND_GROUPS[1]}" "${FIND_GROUPS[0]}")
+    row "find $v/ uncached, per entry  (µs)" "$pe_view" "$pe_groups" "$(rx "$pe_view" "$pe_groups")" "1x" "(anchor: groups/, fresh mounts each; ${found[1]} vs ${FIND_GROUPS[0]} entries, ${found[2]} vs ${FIND_GROUPS[1]} s; daemon CPU ${found[4]} vs ${FIND_GROUPS[3]} ms; load ${found[5]} vs ${FIND_GROUPS[4]})"
+    pe_view=$(per_entry "${found[3]}" "${found[1]}") pe_groups=$(per_entry "${FIND_GROUPS[2]}" "${FIND_GROUPS[0]}")
+    row "find $v/ again (cached), per entry  (µs)" "$pe_view" "$pe_groups" "$(rx "$pe_view" "$pe_groups")" "1x" "(anchor: groups/ again)"
+done
 row "daemon VmRSS / VmHWM after find  (MiB)" "$(mib "$RSS_AFTER_FIND")/$(mib "$HWM_AFTER_FIND")" "" "" "< $T_RSS_MIB MiB" ""
 row "ls -lR storm of $STORM_DIR, $READERS readers  (s)" "$(fmt_s "$STORM_T")" "" "" "" "(renders its thumbnails and fullscreens; daemon CPU $STORM_CPU ms)"
 row "new thumbnail during the storm, p50  (s)" "$(fmt_s "$THUMB_P50")" "$(fmt_s "$THUMB_IDLE")" "$thumb_idle_r" "" "(anchor: a new thumbnail idle, median of 5; $THUMB_N fetched during the storm)"

@@ -35,6 +35,7 @@ enum ManualPage {
     static let files = [
         "  ~/.cache/assetfs/<source>-<hash>.sqlite  the cache of renditions ($XDG_CACHE_HOME/assetfs/ where it is set; -o cache=FILE picks another), with its -wal and -shm files; <source> is SOURCE's folder name, <hash> a hash of its real path",
         "  <cache>.catalog.sqlite  the catalog: the stored tree of SOURCE and the properties read from its files (-o cache=c3.sqlite gives c3.catalog.sqlite)",
+        "  <cache>.catalog.sqlite-commits  the count of the catalog's commits, mapped by every process that opens it: what tells a mount that rows it read are still current",
         "  <cache>.catalog.lock  held by the mount of that catalog, with its pid and mountpoint: one mount per cache",
         "  $XDG_STATE_HOME/assetfs/assetfs.log  the log of a mount in the background where nothing listens on /dev/log (else ~/.local/state/assetfs/assetfs.log, and without HOME /var/log/assetfs/assetfs.log); -o log=FILE picks the file; SIGHUP reopens it",
         "  /etc/fstab  a line of type fuse.assetfs mounts SOURCE at boot (see EXAMPLES)",

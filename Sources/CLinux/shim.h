@@ -58,4 +58,14 @@ static inline int clinux_map_allocations_from(int bytes) {
 static inline int clinux_replace_descriptor(int source, int target) {
     return (int)syscall(SYS_dup3, source, target, O_CLOEXEC);
 }
+
+/* A counter in memory several processes map (`SharedCounter`): Swift's Atomic cannot be laid over
+   mapped memory. Loads acquire; an increment is sequentially consistent (a full barrier). */
+static inline unsigned long long clinux_shared_load(const unsigned long long *counter) {
+    return __atomic_load_n(counter, __ATOMIC_ACQUIRE);
+}
+
+static inline void clinux_shared_increment(unsigned long long *counter) {
+    __atomic_fetch_add(counter, 1ULL, __ATOMIC_SEQ_CST);
+}
 #endif

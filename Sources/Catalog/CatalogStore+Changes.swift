@@ -39,7 +39,7 @@ extension CatalogStore {
         body()
         guard begun else { return }
         try writer.withLock { db throws(DatabaseError) in
-            do throws(DatabaseError) { try db.execute("COMMIT") } catch {
+            do throws(DatabaseError) { try commits.committing { () throws(DatabaseError) in try db.execute("COMMIT") } } catch {
                 try? db.execute("ROLLBACK")
                 throw error
             }
@@ -56,7 +56,7 @@ extension CatalogStore {
             try db.query(nested ? "SAVEPOINT change" : "BEGIN IMMEDIATE")
             do throws(DatabaseError) {
                 let result = try body(db)
-                try db.query(nested ? "RELEASE change" : "COMMIT")
+                if nested { try db.query("RELEASE change") } else { try commits.committing { () throws(DatabaseError) in try db.query("COMMIT") } }
                 return result
             } catch {
                 try? db.execute(nested ? "ROLLBACK TO change" : "ROLLBACK")

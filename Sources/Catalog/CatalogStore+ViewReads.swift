@@ -1,8 +1,10 @@
 import SQLiteDatabase
 
 /// Reading the views' trees (`CatalogStore+Views.swift`): a folder's page of subfolders and
-/// members is one statement, a name in a folder is one, and a member comes with its photo's row,
-/// so nothing under it costs another. The rows are `CatalogStore`'s, the reads the snapshot's.
+/// members is one statement, a name in a folder is one (and a folder found brings its subfolders
+/// along when they are few, so the name after it costs none), and a member comes with its
+/// photo's row, so nothing under it costs another. The rows are `CatalogStore`'s, the reads the
+/// snapshot's.
 extension CatalogStore {
     /// A view folder as stored, with its counts (its link count is read from it).
     public struct ViewFolderRow: Sendable, Equatable {
@@ -13,6 +15,15 @@ extension CatalogStore {
         public var name: [UInt8]
         public var folders: Int
         public var members: Int
+
+        /// Where it is found by name.
+        var nameInParent: ViewFolderName { ViewFolderName(parent: parent == 0 ? .top(view) : .folder(parent), name: name) }
+    }
+
+    /// A view folder's parent and its name there, which is unique there.
+    struct ViewFolderName: Hashable {
+        var parent: ViewParent
+        var name: [UInt8]
     }
 
     /// A member asset folder: photo `photo` in `folder`, called `name` there.
@@ -108,21 +119,33 @@ extension CatalogSnapshot {
         }
     }
 
-    /// The entry called `name` in `folder`: one statement (a subfolder before a member of that name).
+    /// The entry called `name` in `folder` (a subfolder before a member of that name): a folder
+    /// read lately, else one statement, which brings a subfolder's own subfolders along when
+    /// there are at most `subfoldersBroughtAlong`: a year's days, a country's regions, so that the
+    /// next name of a LOOKUP chain is found among them.
     public func viewEntry(in folder: CatalogStore.ViewParent, named name: [UInt8]) -> CatalogStore.ViewEntry? {
         let bound = folder.bindings
         return read(nil) { db throws(DatabaseError) in
-            var result: CatalogStore.ViewEntry?
+            if let kept = try reader.recent(\.viewFolderNames, CatalogStore.ViewFolderName(parent: folder, name: name)) { return .folder(kept) }
+            var entries: [CatalogStore.ViewEntry] = []
+            // The entry first (UNION ALL keeps the order), then its subfolders if few.
             try db.query("""
-                SELECT \(CatalogStore.folderEntryColumns) FROM view_folders WHERE view = \(CatalogStore.boundView) AND parent = ?2 AND name = ?3
-                UNION ALL SELECT \(CatalogStore.memberEntryColumns(view: CatalogStore.boundView)) FROM \(CatalogStore.memberTables) WHERE m.folder = ?4 AND m.name = ?3 LIMIT 1
-                """, [bound.view, bound.id, .blob(name), bound.memberKey]) {
-                result = CatalogStore.viewEntry($0)
+                SELECT * FROM (SELECT \(CatalogStore.folderEntryColumns) FROM view_folders WHERE view = \(CatalogStore.boundView) AND parent = ?2 AND name = ?3
+                    UNION ALL SELECT \(CatalogStore.memberEntryColumns(view: CatalogStore.boundView)) FROM \(CatalogStore.memberTables) WHERE m.folder = ?4 AND m.name = ?3 LIMIT 1)
+                UNION ALL SELECT \(CatalogStore.folderEntryColumns) FROM view_folders WHERE view = \(CatalogStore.boundView) AND parent =
+                    (SELECT id FROM view_folders WHERE view = \(CatalogStore.boundView) AND parent = ?2 AND name = ?3 AND folders BETWEEN 1 AND ?5)
+                """, [bound.view, bound.id, .blob(name), bound.memberKey, .integer(Int64(Self.subfoldersBroughtAlong))]) {
+                entries.append(CatalogStore.viewEntry($0))
             }
-            keep(result.map { [$0] } ?? [])
-            return result
+            keep(entries)
+            return entries.first
         }
     }
+
+    /// At most how many subfolders a folder found by name brings along: the rows of a year's
+    /// days or of a country's regions (GeoNames has at most about 250 per country), few enough to
+    /// read with it on every uncached LOOKUP.
+    static let subfoldersBroughtAlong = 512
 
     /// View folder `id`, if it exists.
     public func viewFolder(_ id: Int64) -> CatalogStore.ViewFolderRow? {

@@ -19,6 +19,8 @@ public final class CatalogStore: Sendable {
     let reservedAssetNames: [[UInt8]]
     let readers: ReaderPool
     let writer: Locked<Database>
+    /// Every commit of `writer`, counted for the readers of every process (`CommitCounter`).
+    let commits: CommitCounter
     static let schemaVersion = 12
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
@@ -33,13 +35,14 @@ public final class CatalogStore: Sendable {
         let last = source.lastComponent
         rootName = last.isEmpty || last == [UInt8(ascii: "/")] ? Array("root".utf8) : last
         let database = try Database.openPrivate(path, what: "catalog", Self.open)
-        try Self.claim(database, for: source, path: path)
+        commits = CommitCounter(catalog: path)
+        try Self.claim(database, for: source, path: path, commits: commits)
         try database.execute(Self.writerTriggers)
         writer = Locked(database)
         readers = ReaderPool(try (0..<ReaderPool.size).map { _ throws(DatabaseError) in try Database(path: path, busyTimeout: 1000) }, path: path)
     }
 
-    private static func claim(_ db: Database, for source: FilePath, path: FilePath) throws(DatabaseError) {
+    private static func claim(_ db: Database, for source: FilePath, path: FilePath, commits: CommitCounter) throws(DatabaseError) {
         var stored: [UInt8]?
         try db.query("SELECT value FROM meta WHERE key = 'source'") { stored = $0.blob(0) }
         guard stored != source.bytes else { return }
@@ -54,7 +57,7 @@ public final class CatalogStore: Sendable {
             """)
         do throws(DatabaseError) {
             try db.query("INSERT INTO meta(key, value) VALUES ('source', ?)", [.blob(source.bytes)])
-            try db.execute("COMMIT")
+            try commits.committing { () throws(DatabaseError) in try db.execute("COMMIT") }
         } catch {
             try? db.execute("ROLLBACK")
             throw error

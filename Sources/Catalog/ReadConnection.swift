@@ -8,34 +8,46 @@ import Synchronization
 /// same committed tree, and SQLite takes its locks once for all of them (each read on its own took
 /// 4 or 5 `fcntl` calls: 15 per READDIRPLUS of an asset folder).
 ///
-/// Rows read by id are kept while SQLite's `data_version` stays the same, i.e. until anyone (this
-/// process's writer, another process) commits: a request resolves a row once, a listing's
-/// entries come from its page, and a walk of the mount (`find`, `ls -lR`, NFS) asks for the same
-/// few rows several times per entry.
+/// Rows read are kept until anyone (this process's writer, another process's) commits, which the
+/// catalog's `CommitCounter` tells without a statement (else SQLite's `data_version`, asked by
+/// one): a request resolves a row once, a listing's entries come from its page, and a walk of the
+/// mount (`find`, `ls -lR`, NFS) asks for the same few rows several times per entry.
 final class ReadConnection: @unchecked Sendable {
     let database: Database
     /// The catalog file, for the log.
     let path: FilePath
     /// The open snapshot's state; nil outside one.
     private var current: Snapshot?
-    /// Rows read lately, valid for one `data_version`.
+    /// Rows read lately, valid for one state of the catalog (`RecentRows.Validity`).
     private var recent = RecentRows()
+    private let commits: CommitCounter
     /// Statements run by the snapshots that have ended: read by other threads (the counts of
     /// tests and benchmarks), written by the one holding the connection.
     private let statementsRun = Atomic<Int>(0)
 
-    /// What one snapshot learnt: the database's `data_version` (asked once, it cannot change
-    /// inside a read transaction) and whether any read failed.
+    /// What one snapshot learnt: the commit count it began at, the database's `data_version`
+    /// (asked once, it cannot change inside a read transaction) and whether any read failed.
     private struct Snapshot {
         /// `Database.queryCount` when it began: a statement run since has begun its read transaction.
         var queriesBefore: Int
+        /// The even commit count loaded before its transaction began; nil once the count has
+        /// moved (or was odd, or there is no counter): `data_version` tells then.
+        var commits: UInt64?
         var dataVersion: Int64?
         var failed = false
+
+        init(queriesBefore: Int, commits: UInt64?, failed: Bool) {
+            self.queriesBefore = queriesBefore
+            self.commits = commits.flatMap { $0 % 2 == 0 ? $0 : nil }
+            self.failed = failed
+        }
     }
 
+    /// A connection to the catalog at `path`, with its own mapping of the catalog's commit count.
     init(_ database: Database, path: FilePath) {
         self.database = database
         self.path = path
+        commits = CommitCounter(catalog: path)
     }
 
     /// Runs `body` inside one read transaction, handing it the snapshot; returns whether a read in
@@ -45,8 +57,9 @@ final class ReadConnection: @unchecked Sendable {
     /// non-copyable snapshot ("Cannot initialize a nonCopyable type with a guaranteed value").
     func snapshot(_ body: (borrowing CatalogSnapshot) -> Void) -> Bool {
         var begun = true
+        let count = commits.count  // before the transaction: see `CommitCounter`
         do throws(DatabaseError) { try database.run("BEGIN") } catch { begun = false; transactionFailed(error) }
-        current = Snapshot(queriesBefore: database.queryCount, failed: !begun)
+        current = Snapshot(queriesBefore: database.queryCount, commits: count, failed: !begun)
         body(CatalogSnapshot(self))
         if begun { do throws(DatabaseError) { try database.run("COMMIT") } catch { transactionFailed(error) } }
         let failed = current?.failed ?? true
@@ -68,8 +81,9 @@ final class ReadConnection: @unchecked Sendable {
     func renewSnapshot() {
         guard let snapshot = current else { return }
         var renewed = true
+        let count = commits.count
         do throws(DatabaseError) { try database.run("COMMIT"); try database.run("BEGIN") } catch { renewed = false; transactionFailed(error) }
-        current = Snapshot(queriesBefore: database.queryCount, failed: snapshot.failed || !renewed)
+        current = Snapshot(queriesBefore: database.queryCount, commits: count, failed: snapshot.failed || !renewed)
     }
 
     /// Notes that a read of the open snapshot failed, and says why in the log.
@@ -82,7 +96,7 @@ final class ReadConnection: @unchecked Sendable {
     /// Asked once per snapshot, and without a statement once one has run in it (its read
     /// transaction has begun, so the pager's count is current); before that, `PRAGMA
     /// data_version` begins it.
-    func dataVersion() throws(DatabaseError) -> Int64 {
+    private func dataVersion() throws(DatabaseError) -> Int64 {
         if let known = current?.dataVersion { return known }
         if current.map({ database.queryCount == $0.queriesBefore }) ?? true { try database.query("PRAGMA data_version") }
         guard let version = database.fileDataVersion() else { throw DatabaseError(code: 1, message: "no data version", sql: "SQLITE_FCNTL_DATA_VERSION") }
@@ -99,21 +113,43 @@ final class ReadConnection: @unchecked Sendable {
         return Int64(version)
     }
 
-    /// The row `id` of `rows` (photos, folders, view folders or members) if read lately (in a snapshot).
-    func recent<Row>(_ rows: KeyPath<RecentRows, [Int64: Row]>, _ id: Int64) throws(DatabaseError) -> Row? {
-        recent.forget(unlessAt: try dataVersion())
-        return recent[keyPath: rows][id]
+    /// The commit count this snapshot began at, if it has not moved since (`CommitCounter`): one
+    /// load of shared memory, no statement. Once it has, nil for the rest of the snapshot.
+    private func unmovedCommitCount() -> UInt64? {
+        guard let began = current?.commits else { return nil }
+        if commits.count == began { return began }
+        current?.commits = nil
+        return nil
+    }
+
+    /// Which state of the catalog this snapshot reads: its commit count while unmoved, else its
+    /// data version (nil if learning it needs a statement and `asking` is false).
+    private func validity(asking: Bool) throws(DatabaseError) -> RecentRows.Validity? {
+        if let count = unmovedCommitCount() { return .commits(count) }
+        if asking { return .dataVersion(try dataVersion()) }
+        return dataVersionWithoutAsking().map { .dataVersion($0) }
+    }
+
+    /// The row under `key` in `rows` (photos, folders, view folders or members by id, view
+    /// folders by name) if read lately (in a snapshot).
+    func recent<Key, Row>(_ rows: KeyPath<RecentRows, [Key: Row]>, _ key: Key) throws(DatabaseError) -> Row? {
+        guard let validity = try validity(asking: true) else { return nil }
+        recent.forget(unlessValidFor: validity)
+        return recent[keyPath: rows][key]
     }
 
     /// Keeps rows read in this snapshot (after the query that read them) for this snapshot and
-    /// later ones, while the data version stays.
+    /// later ones, while no commit lands.
     func keep(photos: [CatalogStore.PhotoRow] = [], folders: [CatalogStore.Folder] = [],
               viewFolders: [CatalogStore.ViewFolderRow] = [], viewMembers: [CatalogStore.ViewMemberRow] = []) {
-        guard let version = dataVersionWithoutAsking() else { return }
-        recent.forget(unlessAt: version)
+        guard let validity = try? validity(asking: false) else { return }
+        recent.forget(unlessValidFor: validity)
         for photo in photos { RecentRows.keep(&recent.photos, photo.id, photo) }
         for folder in folders { RecentRows.keep(&recent.folders, folder.id, folder) }
-        for folder in viewFolders { RecentRows.keep(&recent.viewFolders, folder.id, folder) }
+        for folder in viewFolders {
+            RecentRows.keep(&recent.viewFolders, folder.id, folder)
+            RecentRows.keep(&recent.viewFolderNames, folder.nameInParent, folder)
+        }
         for member in viewMembers { RecentRows.keep(&recent.viewMembers, member.id, member) }
     }
 
@@ -125,28 +161,36 @@ final class ReadConnection: @unchecked Sendable {
     var queryCount: Int { statementsRun.load(ordering: .relaxed) }
 }
 
-/// Rows the catalog's read connection read lately, for one `data_version` of the database; bounded.
+/// Rows the catalog's read connection read lately, for one state of the catalog; bounded.
 struct RecentRows {
-    private var version: Int64 = -1
+    /// Which state of the catalog the rows are of: a commit count, or a `data_version`.
+    enum Validity: Equatable {
+        case commits(UInt64)
+        case dataVersion(Int64)
+    }
+
+    private var validity: Validity?
     var photos: [Int64: CatalogStore.PhotoRow] = [:]
     var folders: [Int64: CatalogStore.Folder] = [:]
     var viewFolders: [Int64: CatalogStore.ViewFolderRow] = [:]
+    var viewFolderNames: [CatalogStore.ViewFolderName: CatalogStore.ViewFolderRow] = [:]
     var viewMembers: [Int64: CatalogStore.ViewMemberRow] = [:]
     private static let limit = 4096
 
-    /// Empties it if the database changed since its rows were read.
-    mutating func forget(unlessAt dataVersion: Int64) {
-        guard dataVersion != version else { return }
-        version = dataVersion
+    /// Empties it if the catalog changed since its rows were read.
+    mutating func forget(unlessValidFor now: Validity) {
+        guard now != validity else { return }
+        validity = now
         photos.removeAll(keepingCapacity: true)
         folders.removeAll(keepingCapacity: true)
         viewFolders.removeAll(keepingCapacity: true)
+        viewFolderNames.removeAll(keepingCapacity: true)
         viewMembers.removeAll(keepingCapacity: true)
     }
 
-    /// Keeps `row` under `id` in `rows`, emptied first when full.
-    static func keep<Row>(_ rows: inout [Int64: Row], _ id: Int64, _ row: Row) {
+    /// Keeps `row` under `key` in `rows`, emptied first when full.
+    static func keep<Key, Row>(_ rows: inout [Key: Row], _ key: Key, _ row: Row) {
         if rows.count >= limit { rows.removeAll(keepingCapacity: true) }
-        rows[id] = row
+        rows[key] = row
     }
 }

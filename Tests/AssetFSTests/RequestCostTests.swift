@@ -1,5 +1,5 @@
 import Places
-import Catalog
+@testable import Catalog
 import Glibc
 import MountModel
 import Posix
@@ -100,11 +100,13 @@ import Testing
         #expect(pages.allSatisfy { (1...2).contains($0) }, "\(pages)")
     }
 
-    /// Every view (issue 31): an uncached LOOKUP is one statement per level of view folders and
-    /// members (a member's reads its photo's row with it: a file under it costs only the check
-    /// that rows kept are current, as under groups/), a view's top none, and a READDIRPLUS page
-    /// of a view's folder, its entries' attributes (link counts) included, one or two.
-    @Test func everyViewCostsAStatementPerLookupLevelAndPerListingPage() throws {
+    /// Every view (issue 31): an uncached LOOKUP chain costs at most three statements. A view's
+    /// top costs none; a view folder or member one, a folder bringing its subfolders along when
+    /// few (a year's days, a country's regions: the level after it costs none); a member reads
+    /// its photo's row with it, so a file under it costs none (kept rows are checked against the
+    /// commit count, no statement). A READDIRPLUS page of a view's folder, its entries'
+    /// attributes (link counts) included, costs one or two.
+    @Test func everyViewsLookupChainCostsAtMostThreeStatementsAndAPageOneOrTwo() throws {
         let fixture = Fixture(["Album/a.jpg": "orientation/Landscape_1.jpg", "Album/b.jpg": "orientation/Landscape_3.jpg",
                                "Album/clip.mp4": "video/hevc_small.mp4"])
         let fs = try fixture.fileSystem()
@@ -138,7 +140,7 @@ import Testing
                 })
             }
             print("statements per LOOKUP of \(path.joined(separator: "/")): \(steps)")
-            #expect(inode != 0 && steps.first == 0 && steps.dropFirst().allSatisfy { $0 == 1 }, "\(path): \(steps)")
+            #expect(inode != 0 && steps.first == 0 && steps.last == 0 && steps.reduce(0, +) <= 3, "\(path): \(steps)")
             // Each folder on the way (the member's too) listed with its entries' attributes.
             for depth in 1..<path.count {
                 let folder = try fs.lookupPath(path.prefix(depth).joined(separator: "/")).get().inode
@@ -177,8 +179,10 @@ import Testing
         let fs = try fixture.fileSystem()
         let album = try fs.lookupPath("groups/Album").get().inode
         let asset = try fs.lookupPath("groups/Album/b").get().inode
+        // Damaged by a commit counted as every store's are (`CommitCounter`): rows kept before it
+        // are read again, and fail.
         let other = try Database(path: fs.catalog.path)
-        try other.execute("PRAGMA foreign_keys = OFF; DROP TABLE photos")
+        try fs.catalog.commits.committing { () throws(DatabaseError) in try other.execute("PRAGMA foreign_keys = OFF; DROP TABLE photos") }
         let lookup = wait { fs.lookup(parent: album, name: Array("a".utf8), as: .ofThisProcess, completion: $0) }
         #expect(lookup.error == .io, "\(lookup)")
         #expect(fs.list(album).error == .io)
