@@ -65,7 +65,7 @@ struct WarmCommand {
             guard fileSystem.synchronize(.everything, progress: progress.update) else { throw UsageError("SOURCE '\(source)': cannot be read") }
         }
         let specs = sizes.map(configuration.mount.spec)
-        let photos = fileSystem.catalog.read { $0.allPhotos() }
+        let photos = fileSystem.catalog.read { $0.allRenditionSources() }
         let requests = photos.flatMap { photo in specs.map { RenditionRequest(photo: photo, spec: $0) } }
         let progress = Progress(total: requests.count)
         let tally = Mutex<(rendered: Int, cached: Int, failed: [String])>((0, 0, []))
