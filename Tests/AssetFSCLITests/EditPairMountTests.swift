@@ -68,6 +68,20 @@ extension Mounted {
             (RawFiles.names(in: path) ?? []).map { String(decoding: $0, as: UTF8.self) }
         }
 
+        /// `assetfs warm` over a SOURCE no mount has read renders the pair once, from the edit:
+        /// the mount then renders nothing for the asset's thumbnail.
+        @Test func warmRendersTheEditOnly() throws {
+            try withScratch(Self.library, changesSource: true) { scratch in
+                Self.tagAsOneShot([scratch.source + "/A/IMG_0003.JPG", scratch.source + "/A/IMG_E0003.JPG"])
+                let warm = AssetFS.run(["warm", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 300)
+                #expect(warm.status == 0 && warm.out.contains("rendered 1, already cached 0, failed 0 (1 rendition of 1 photo)"), "warm: \(warm.out) \(warm.err)")
+                let mount = try scratch.mount()
+                let thumbnail = try #require(Self.aspect(mount.groups / "A" / "IMG_0003" / "thumbnail.jpg"))
+                #expect(abs(thumbnail - 200.0 / 130) < 0.05, "thumbnail aspect \(thumbnail)")
+                #expect(try mount.stats().renders == 0)
+            }
+        }
+
         /// Issue 32 item 5 with a Live Photo: an iPhone export of an edited Live Photo
         /// (IMG_E0003.JPG, IMG_0003.HEIC, IMG_0003.MOV, IMG_0003.AAE) is one asset whose renditions
         /// show the edit, while motion.mov is still the MOV, original.heic the still and edited.jpg
