@@ -16,26 +16,31 @@ extension AssetFileSystem {
     }
 
     /// Every broken asset, in mount path order. The candidates are the photos of the known
-    /// failures (this mount's, then the store's); each is kept if it is still shown as it was
-    /// when it failed, with the reason its asset folder gives (`failure(of:)`, the one test).
+    /// failures (this mount's, then the store's), an edit standing for its original's asset; each
+    /// is kept if it is still shown as it was when it failed, with the reason its asset folder
+    /// gives (`failure(of:in:)`, the one test).
     public func brokenAssets(in catalog: borrowing CatalogSnapshot) -> [BrokenAsset] {
         var seen = Set<Int64>()
         var result: [BrokenAsset] = []
         for path in Set(pipeline.failedKeys().compactMap { KeyFields.parse($0)?.path }) {
-            guard let row = catalog.photo(at: path), seen.insert(row.id).inserted,
+            guard let failed = catalog.photo(at: path) else { continue }
+            let row = catalog.original(ofEdit: failed.id) ?? failed
+            guard seen.insert(row.id).inserted,
                   catalog.photo(inFolder: row.folder, named: row.assetName)?.id == row.id,  // not a Live Photo's hidden movie
                   let album = catalog.folder(row.folder)?.albumName,
-                  let reason = failure(of: row.photo) else { continue }
+                  let reason = failure(of: row, in: catalog) else { continue }
             result.append(BrokenAsset(mountPath: MountLayout.assetPath(album: album, asset: row.assetName), reason: reason))
         }
         return result.sorted { $0.mountPath.bytes.lexicographicallyPrecedes($1.mountPath.bytes) }
     }
 
-    /// Why a photo cannot be shown, or is shown from a preview its file carries, once a rendition
-    /// of it has been tried: what its asset folder's `user.assetfs.error` says.
-    func failure(of photo: Photo) -> String? {
-        options.specs.lazy.compactMap { [self] spec in
-            pipeline.knownReason(RenditionRequest(photo: photo, spec: spec))
+    /// Why the asset of `row` cannot be shown, or is shown from a preview its file carries, once
+    /// a rendition of it has been tried: what its asset folder's `user.assetfs.error` says. Judged
+    /// on the file its renditions are made from (its edit, once paired).
+    func failure(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> String? {
+        let shown = catalog.renditionSource(of: row)
+        return options.specs.lazy.compactMap { [self] spec in
+            pipeline.knownReason(RenditionRequest(photo: shown, spec: spec))
         }.first
     }
 }

@@ -243,7 +243,7 @@ public final class AssetFileSystem: Sendable {
     /// Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion.
     func source(_ kind: FileKind, of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> (photo: Photo, window: Range<Int64>)? {
         switch kind {
-        case .rendition: return (catalog.edit(of: row)?.photo ?? row.photo, 0..<0)
+        case .rendition: return (catalog.renditionSource(of: row), 0..<0)
         case .original: return (row.photo, 0..<row.photo.identity.size)
         case .motion:
             switch catalog.motion(of: row) {

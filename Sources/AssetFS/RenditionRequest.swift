@@ -23,11 +23,12 @@ public struct RenditionRequest: Sendable {
     }
 
     /// Whether `key` names a rendition this build would still make for a photo in `catalog`: the
-    /// photo is there with that identity, and the renderer's fingerprint is this one. Anything else
-    /// can never be asked for again (`assetfs cache prune` forgets it).
+    /// photo is there with that identity, renditions are made from it (not an original paired
+    /// with an edit: `renditionSource(of:)`), and the renderer's fingerprint is this one. Anything
+    /// else can never be asked for again (`assetfs cache prune` forgets it).
     public static func isCurrent(_ key: CacheKey, in catalog: borrowing CatalogSnapshot, fingerprint: String = Renderer.fingerprint) -> Bool {
-        guard let (path, fields) = KeyFields.parse(key), fields.fingerprint == fingerprint, let photo = catalog.photo(at: path) else { return false }
-        return fields.identity == photo.photo.identity.text
+        guard let (path, fields) = KeyFields.parse(key), fields.fingerprint == fingerprint, let row = catalog.photo(at: path) else { return false }
+        return fields.identity == row.photo.identity.text && catalog.renditionSource(of: row).relativePath == row.photo.relativePath
     }
 }
 

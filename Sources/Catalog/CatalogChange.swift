@@ -18,8 +18,9 @@ public enum CatalogChange: Hashable, Sendable {
     case photoFiles(Int64, originalNames: [[UInt8]])
     /// What photo `id`'s asset folders hold beside its renditions changed: a motion came, went or
     /// is another (its properties were read or dropped, its Live Photo paired or unpaired), while
-    /// the photo stayed at version `version`.
-    case assetFiles(Int64, version: Int64)
+    /// the photo stayed at version `version`; or its edit came, went or is another, under the
+    /// `edited.*` names `editedNames` (the names it had and has: the kernel is told of each).
+    case assetFiles(Int64, version: Int64, editedNames: [[UInt8]])
     /// The entry `name` of a view's folder `parent` (0: the view's top folder) came, went or
     /// changed (and with it the folder's listing and link count).
     case viewEntry(view: CatalogView, parent: Int64, name: [UInt8])

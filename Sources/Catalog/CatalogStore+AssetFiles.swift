@@ -1,3 +1,4 @@
+import PhotoSource
 import SQLiteDatabase
 
 /// What an asset folder shows beside its renditions and original follows other rows than its
@@ -18,10 +19,16 @@ extension CatalogStore {
             \(noting("old.still", listed: 0)) \(noting("old.movie", listed: 1))
             -- The movie rejoins the views it left (`live_movie_hidden`) once read again.
             INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE id IN (old.still, old.movie); END;
+        CREATE TEMP TABLE IF NOT EXISTS edited_names_changed(original INTEGER NOT NULL, file_name BLOB NOT NULL, format TEXT NOT NULL);
         CREATE TEMP TRIGGER IF NOT EXISTS edit_pair_made AFTER INSERT ON main.edit_pairs BEGIN
-            \(noting("new.original", listed: 0)) \(noting("new.edit", listed: 1)) END;
+            \(noting("new.original", listed: 0)) \(noting("new.edit", listed: 1))
+            INSERT INTO edited_names_changed SELECT new.original, file_name, format FROM photos WHERE id = new.edit; END;
         CREATE TEMP TRIGGER IF NOT EXISTS edit_pair_unmade AFTER DELETE ON main.edit_pairs BEGIN
-            \(noting("old.original", listed: 0)) \(noting("old.edit", listed: 1)) END;
+            \(noting("old.original", listed: 0)) \(noting("old.edit", listed: 1))
+            INSERT INTO edited_names_changed SELECT old.original, file_name, format FROM photos WHERE id = old.edit; END;
+        -- A paired edit's name before its row goes or changes (the pair is unmade after: too late to read it).
+        CREATE TEMP TRIGGER IF NOT EXISTS paired_edit_removed BEFORE DELETE ON main.photos BEGIN \(notingEditedName) END;
+        CREATE TEMP TRIGGER IF NOT EXISTS paired_edit_changed BEFORE UPDATE OF version ON main.photos BEGIN \(notingEditedName) END;
         CREATE TEMP TRIGGER IF NOT EXISTS motion_stored AFTER INSERT ON main.properties WHEN new.motion_offset IS NOT NULL BEGIN
             \(noting("new.photo", listed: 0)) END;
         CREATE TEMP TRIGGER IF NOT EXISTS motion_replaced BEFORE INSERT ON main.properties BEGIN
@@ -29,6 +36,8 @@ extension CatalogStore {
         CREATE TEMP TRIGGER IF NOT EXISTS motion_dropped AFTER DELETE ON main.properties WHEN old.motion_offset IS NOT NULL BEGIN
             \(noting("old.photo", listed: 0)) END;
         """
+
+    private static let notingEditedName = "INSERT INTO edited_names_changed SELECT original, old.file_name, old.format FROM edit_pairs WHERE edit = old.id;"
 
     private static func noting(_ photo: String, listed: Int) -> String {
         "INSERT INTO asset_folders_changed VALUES (\(photo), \(listed)) ON CONFLICT(photo) DO UPDATE SET listed = max(listed, excluded.listed);"
@@ -44,9 +53,14 @@ extension CatalogStore {
             noted.append(($0.integer(0), $0.integer(1) != 0, $0.integer(2), $0.blob(3), $0.integer(4)))
         }
         try db.query("DELETE FROM asset_folders_changed")
+        var editedNames: [Int64: Set<[UInt8]>] = [:]
+        try db.query("SELECT original, file_name, format FROM edited_names_changed") {
+            editedNames[$0.integer(0), default: []].insert(Photo.editedFileName(fileName: $0.blob(1), format: SourceFormat(rawValue: $0.text(2)) ?? .jpeg))
+        }
+        try db.query("DELETE FROM edited_names_changed")
         var changes = try Self.viewChanges(db)
         for photo in noted {
-            changes.append(.assetFiles(photo.photo, version: photo.version))
+            changes.append(.assetFiles(photo.photo, version: photo.version, editedNames: (editedNames[photo.photo] ?? []).sorted { $0.lexicographicallyPrecedes($1) }))
             changes += try Self.memberChanges(ofPhoto: photo.photo, db)
             guard photo.listed else { continue }
             changes += [.albumPhotos(photo.folder), .assetName(album: photo.folder, name: photo.name)]

@@ -51,8 +51,9 @@ extension CatalogSnapshot {
 }
 
 extension CatalogSnapshot {
-    /// Every photo, album by album, in pages (for `assetfs warm`).
-    public func allPhotos() -> [Photo] {
+    /// What every asset's renditions are made from (`renditionSource(of:)`), album by album, in
+    /// pages (for `assetfs warm`).
+    public func allRenditionSources() -> [Photo] {
         var result: [Photo] = []
         var album: Int64 = 0
         while true {
@@ -63,7 +64,7 @@ extension CatalogSnapshot {
                 while true {
                     let page = photos(inFolder: folder.id, after: after, limit: 1024)
                     guard let lastPhoto = page.last else { break }
-                    result += page.map(\.photo)
+                    for row in page { result.append(renditionSource(of: row)) }
                     after = lastPhoto.id
                 }
             }

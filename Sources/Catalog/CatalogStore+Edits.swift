@@ -65,6 +65,13 @@ extension CatalogSnapshot {
         row.edit.flatMap { photo($0) }
     }
 
+    /// The file `row`'s asset folder's renditions are made from: its edit once paired (what the
+    /// phone showed), else its own. The one answer for the mount, `assetfs warm`, the broken-photo
+    /// check and the cache's pruning, so none of them renders or judges a file no mount shows.
+    public func renditionSource(of row: CatalogStore.PhotoRow) -> Photo {
+        edit(of: row)?.photo ?? row.photo
+    }
+
     /// The original whose asset shows the edit `edit`, once they are paired.
     public func original(ofEdit edit: Int64) -> CatalogStore.PhotoRow? {
         var original: Int64?

@@ -32,11 +32,11 @@ extension MountTree {
             return [.inode(Node.asset(id).inode)] + kinds.map { .inode(Node.file(photo: id, kind: $0, version: version).inode) }
         case .photoFiles(let id, let originalNames):
             return assetFolderEntries(id, names: assetFileNames + originalNames)
-        case .assetFiles(let id, let version):
+        case .assetFiles(let id, let version, let editedNames):
             // The motion file keeps its number (the photo's) when its movie is another: its size
             // goes too; so do the renditions', made from an edit once paired, and the edit's.
             let kinds = sizes.map { FileKind.rendition(size: $0.slot) } + [.motion, .edited]
-            return assetFolderEntries(id, names: assetFileNames) + kinds.map { .inode(Node.file(photo: id, kind: $0, version: version).inode) }
+            return assetFolderEntries(id, names: assetFileNames + editedNames) + kinds.map { .inode(Node.file(photo: id, kind: $0, version: version).inode) }
         case .viewEntry(let view, let parent, let name):
             let folder: Node = parent == 0 ? .viewTop(view) : .viewFolder(parent)
             return [.entry(parent: folder.inode, name: name), .inode(folder.inode)]

@@ -66,15 +66,21 @@ public struct Photo: Hashable, Sendable {
     }
 
     /// The name of its `original.*` file in the mount.
-    public var originalFileName: [UInt8] { shownFileName("original") }
+    public var originalFileName: [UInt8] { Self.shownFileName("original", fileName: fileName, format: format) }
 
     /// The name it has as an original's edit in the mount: `edited.*`.
-    public var editedFileName: [UInt8] { shownFileName("edited") }
+    public var editedFileName: [UInt8] { Self.editedFileName(fileName: fileName, format: format) }
 
-    /// Its name in the mount as `stem`: `stem.jpg` for a JPEG, else the source's own extension in
-    /// lower case (`original.heic`, `original.nef`), so tools that go by the extension open it
-    /// right; the format's usual one when the source has none.
-    private func shownFileName(_ stem: String) -> [UInt8] {
+    /// The name a file called `fileName` of format `format` has as an original's edit: what the
+    /// kernel is told of when the pair breaks, the edit's row gone.
+    public static func editedFileName(fileName: [UInt8], format: SourceFormat) -> [UInt8] {
+        shownFileName("edited", fileName: fileName, format: format)
+    }
+
+    /// The name of a file called `fileName` in the mount as `stem`: `stem.jpg` for a JPEG, else
+    /// the source's own extension in lower case (`original.heic`, `original.nef`), so tools that
+    /// go by the extension open it right; the format's usual one when the source has none.
+    private static func shownFileName(_ stem: String, fileName: [UInt8], format: SourceFormat) -> [UInt8] {
         let name = Array("\(stem).".utf8)
         guard format != .jpeg else { return name + Array("jpg".utf8) }
         if let dot = fileName.lastIndex(of: UInt8(ascii: ".")), dot > 0 {

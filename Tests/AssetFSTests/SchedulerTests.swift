@@ -154,6 +154,6 @@ import Testing
         fs.shutdown()
         fixture.copy("orientation/Landscape_3.jpg", to: "B/two.jpg")
         #expect(fs.synchronize(.everything))
-        #expect(fs.catalog.read { $0.allPhotos() }.count == 2)
+        #expect(fs.catalog.read { $0.allRenditionSources() }.count == 2)
     }
 }

@@ -127,6 +127,30 @@ extension ScratchCatalog {
     }
 }
 
+/// Issue 32 item 5: what the kernel is told as pairs are made and broken.
+@Suite struct EditPairInvalidationTests {
+    /// The original's `edited.*` entry by name, as the pair is made, as its edit goes, and as
+    /// its original changes (the edit's file a new number then): else `ls` shows what a path to
+    /// it no longer finds, or hides what a path to it still answers from the kernel's old entry.
+    @Test func theEditedEntryIsToldByName() throws {
+        let catalog = try ScratchCatalog()
+        let files = ["IMG_0003.JPG", "IMG_E0003.HEIC"]
+        let shots = Dictionary(uniqueKeysWithValues: files.map { ($0, EditPairTests.shot) })
+        try catalog.apply("L", files)
+        let made = try catalog.recordShots(shots)
+        let asset = try #require(catalog.node("groups/L/IMG_0003"))
+        let entry = Invalidation.entry(parent: asset.inode, name: Array("edited.heic".utf8))
+        #expect(made.contains(entry))
+        let changed = try catalog.apply("L", files, size: 11).changes
+        #expect(catalog.tree.invalidations(for: changed).contains(entry))
+        #expect(try catalog.recordShots(shots).contains(entry))
+        #expect(catalog.pairs(album: "L") == ["IMG_0003.JPG + IMG_E0003.HEIC"])
+        let gone = try catalog.apply("L", ["IMG_0003.JPG"], size: 11).changes
+        #expect(catalog.tree.invalidations(for: gone).contains(entry))
+        #expect(catalog.pairs(album: "L") == ["IMG_0003.JPG"])
+    }
+}
+
 /// A catalog of version 10 (content ids, no edit pairs) gains `edit_pairs` in place: its tree
 /// stays, the photos named as edits are read again, and then pair.
 @Suite struct EditPairUpgradeTests {

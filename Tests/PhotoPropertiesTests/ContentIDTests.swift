@@ -33,6 +33,11 @@ import Testing
         return folder
     }
 
+    /// Writes keywords, a rating and a date into the file at `path` (Debian's exiftool); its status.
+    static func writeTags(into path: String) -> Int32 {
+        system("exiftool -q -q -m -overwrite_original -XMP-dc:Subject+=Norway -XMP-xmp:Rating=5 -XMP-photoshop:DateCreated=2021:07:04 '\(path)'")
+    }
+
     /// Keywords, a rating and a new date written by exiftool change the file, not its id.
     @Test(arguments: editable)
     func anExiftoolEditKeepsTheID(relative: String) throws {
@@ -43,10 +48,40 @@ import Testing
         try FileManager.default.copyItem(atPath: Fixtures.path(relative), toPath: copy)
         let before = try #require(try Self.id(copy, format))
         let fileBefore = Self.md5(ofFile: copy)
-        let edit = "exiftool -q -q -m -overwrite_original -XMP-dc:Subject+=Norway -XMP-xmp:Rating=5 -XMP-photoshop:DateCreated=2021:07:04 '\(copy)'"
-        #expect(system(edit) == 0)
+        #expect(Self.writeTags(into: copy) == 0)
         #expect(Self.md5(ofFile: copy) != fileBefore, "exiftool wrote nothing into \(relative)")
         #expect(try Self.id(copy, format) == before)
+    }
+
+    /// ExifTool's ImageDataHash (13.10: Tests/Tools/image-data-hash.py), its own reading of where
+    /// each format keeps its picture, agrees with the id on every sample it hashes: tags written
+    /// into a copy leave both as they were, the picture turned upside down (ImageMagick) changes both.
+    @Test func exiftoolsImageDataHashAgreesWithTheID() throws {
+        let folder = Self.scratch()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let flippable: Set<SourceFormat> = [.jpeg, .png, .tiff, .webp]
+        var pairs: [(original: String, other: String, format: SourceFormat, sameID: Bool)] = []
+        for (index, relative) in Self.editable.enumerated() where relative != "formats/hopper.gif" {  // ExifTool hashes no GIF
+            let format = Self.samples.first { $0.file == relative }!.format
+            let original = Fixtures.path(relative), name = (relative as NSString).lastPathComponent
+            let tagged = folder + "/tagged-\(index)-" + name, flipped = folder + "/flipped-\(index)-" + name
+            try FileManager.default.copyItem(atPath: original, toPath: tagged)
+            #expect(Self.writeTags(into: tagged) == 0)
+            pairs.append((original, tagged, format, true))
+            guard flippable.contains(format) else { continue }
+            #expect(system("convert '\(original)' -flip '\(flipped)' 2>/dev/null") == 0)
+            pairs.append((original, flipped, format, false))
+        }
+        let tool = Fixtures.root + "/../Tools/image-data-hash.py"
+        let hashes = try Exiftool.run(["python3", tool] + pairs.flatMap { [$0.original, $0.other] }).split(separator: "\n", omittingEmptySubsequences: false)
+        try #require(hashes.count >= pairs.count * 2, "\(tool) printed \(hashes.count) lines for \(pairs.count * 2) files")
+        for (index, pair) in pairs.enumerated() {
+            let (hash, otherHash) = (hashes[2 * index], hashes[2 * index + 1])
+            let (id, otherID) = (try #require(try Self.id(pair.original, pair.format)), try Self.id(pair.other, pair.format))
+            #expect(hash.count == 32, "no ImageDataHash of \(pair.original)")
+            #expect((hash == otherHash) == pair.sameID && (id == otherID) == pair.sameID, "\(pair.other): ImageDataHash \(hash) and \(otherHash), id \(id) and \(otherID.map(String.init(describing:)) ?? "none")")
+        }
+        #expect(pairs.count == 16)  // 11 samples tagged, 5 of them turned
     }
 
     /// Every sample has an id of its own, and reading one twice gives the same.
