@@ -21,11 +21,12 @@ extension AssetFileSystem {
     public func brokenAssets(in catalog: borrowing CatalogSnapshot) -> [BrokenAsset] {
         var seen = Set<Int64>()
         var result: [BrokenAsset] = []
-        for path in Set(pipeline.failedKeys().compactMap { KeyFields.parse($0)?.path }) {
-            guard let row = catalog.photo(at: path), seen.insert(row.id).inserted,
+        let rows = pipeline.failedKeys().compactMap { KeyFields.parse($0)?.subject }.flatMap { RenditionRequest.photos(of: $0, in: catalog) }
+        for row in rows {
+            guard seen.insert(row.id).inserted,
                   catalog.photo(inFolder: row.folder, named: row.assetName)?.id == row.id,  // not a Live Photo's hidden movie
                   let album = catalog.folder(row.folder)?.albumName,
-                  let reason = failure(of: row.photo) else { continue }
+                  let reason = failure(of: row) else { continue }
             result.append(BrokenAsset(mountPath: MountLayout.assetPath(album: album, asset: row.assetName), reason: reason))
         }
         return result.sorted { $0.mountPath.bytes.lexicographicallyPrecedes($1.mountPath.bytes) }
@@ -33,9 +34,9 @@ extension AssetFileSystem {
 
     /// Why a photo cannot be shown, or is shown from a preview its file carries, once a rendition
     /// of it has been tried: what its asset folder's `user.assetfs.error` says.
-    func failure(of photo: Photo) -> String? {
+    func failure(of row: CatalogStore.PhotoRow) -> String? {
         options.specs.lazy.compactMap { [self] spec in
-            pipeline.knownReason(RenditionRequest(photo: photo, spec: spec))
+            pipeline.knownReason(RenditionRequest(row, spec: spec))
         }.first
     }
 }

@@ -21,7 +21,7 @@ extension AssetFileSystem {
         return [MountLayout.sourceAttribute] + (liveMovie(of: row, in: catalog) == nil ? [] : [MountLayout.motionSourceAttribute])
             + (row.edit == nil ? [] : [MountLayout.editedAttribute])
             + (copies(of: row, properties, in: catalog).isEmpty ? [] : [MountLayout.duplicatesAttribute])
-            + (failure(of: row.photo) == nil ? [] : [MountLayout.errorAttribute])
+            + (failure(of: row) == nil ? [] : [MountLayout.errorAttribute])
             + PropertyAttribute.allCases.filter { $0.value(properties) != nil }.map(\.name)
     }
 
@@ -51,7 +51,7 @@ extension AssetFileSystem {
             let copies = copies(of: row, properties(of: row, in: catalog), in: catalog)
             return copies.isEmpty ? .failure(.noAttribute) : .success(Array(copies.map(\.bytes).joined(separator: [0x0A])))
         case MountLayout.errorAttribute:
-            return tree.photo(for: node, in: catalog).flatMap { failure(of: $0.photo) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
+            return tree.photo(for: node, in: catalog).flatMap { failure(of: $0) }.map { .success(Array($0.utf8)) } ?? .failure(.noAttribute)
         default:
             guard let attribute = PropertyAttribute.allCases.first(where: { $0.name == name }) else { return .failure(.noAttribute) }
             guard let row = tree.photo(for: node, in: catalog) else { return .failure(.notFound) }

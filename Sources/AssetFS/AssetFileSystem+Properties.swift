@@ -47,6 +47,7 @@ extension AssetFileSystem {
             }
         }
         makePendingContentIDs(pageSize: pageSize, shouldContinue: shouldContinue, invalidate: invalidate)
+        makePendingRenditionDigests(pageSize: pageSize, shouldContinue: shouldContinue)
         return stored
     }
 

@@ -65,8 +65,13 @@ struct WarmCommand {
             guard fileSystem.synchronize(.everything, progress: progress.update) else { throw UsageError("SOURCE '\(source)': cannot be read") }
         }
         let specs = sizes.map(configuration.mount.spec)
-        let photos = fileSystem.catalog.read { $0.allPhotos() }
-        let requests = photos.flatMap { photo in specs.map { RenditionRequest(photo: photo, spec: $0) } }
+        // What a mount asks for: an original paired with an edit is rendered from the edit.
+        let photos = fileSystem.catalog.read { catalog in
+            var shown: [CatalogStore.PhotoRow] = []
+            for row in catalog.allPhotos() { shown.append(catalog.edit(of: row) ?? row) }
+            return shown
+        }
+        let requests = photos.flatMap { photo in specs.map { RenditionRequest(photo, spec: $0) } }
         let progress = Progress(total: requests.count)
         let tally = Mutex<(rendered: Int, cached: Int, failed: [String])>((0, 0, []))
         let group = DispatchGroup()

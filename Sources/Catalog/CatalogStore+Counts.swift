@@ -52,8 +52,8 @@ extension CatalogSnapshot {
 
 extension CatalogSnapshot {
     /// Every photo, album by album, in pages (for `assetfs warm`).
-    public func allPhotos() -> [Photo] {
-        var result: [Photo] = []
+    public func allPhotos() -> [CatalogStore.PhotoRow] {
+        var result: [CatalogStore.PhotoRow] = []
         var album: Int64 = 0
         while true {
             let albums = albums(after: album, limit: 256)
@@ -63,7 +63,7 @@ extension CatalogSnapshot {
                 while true {
                     let page = photos(inFolder: folder.id, after: after, limit: 1024)
                     guard let lastPhoto = page.last else { break }
-                    result += page.map(\.photo)
+                    result += page
                     after = lastPhoto.id
                 }
             }

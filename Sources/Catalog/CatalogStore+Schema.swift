@@ -18,6 +18,11 @@ extension CatalogStore {
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         guard version != Self.schemaVersion else { return db }
+        if version == 11 {
+            // Version 12 keeps a rendition digest for each photo with a copy: the copies known ask for one.
+            try db.execute("BEGIN IMMEDIATE; \(Self.renditionDigestUpgrade) PRAGMA user_version = \(Self.schemaVersion); COMMIT;")
+            return db
+        }
         if version == 9 || version == 10 {
             // Version 10 keeps each photo's content id (`ids/`): the background makes them, as
             // for new photos. Version 11 pairs edits with their originals: photos named as an
@@ -25,6 +30,7 @@ extension CatalogStore {
             try db.execute("""
                 BEGIN IMMEDIATE;
                 \(version == 9 ? "ALTER TABLE properties ADD COLUMN content_id BLOB; \(Self.contentIDIndex)" : "")
+                \(Self.renditionDigestUpgrade)
                 \(Self.editPairsSchema)
                 INSERT OR IGNORE INTO undated SELECT id FROM photos WHERE CAST(file_name AS TEXT) GLOB '*[A-Z]_E[0-9]*' OR CAST(file_name AS TEXT) GLOB '*-edited.*';
                 PRAGMA user_version = \(Self.schemaVersion);

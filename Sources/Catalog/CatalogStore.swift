@@ -19,7 +19,7 @@ public final class CatalogStore: Sendable {
     let reservedAssetNames: [[UInt8]]
     let readers: ReaderPool
     let writer: Locked<Database>
-    static let schemaVersion = 11
+    static let schemaVersion = 12
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`, giving no asset one of `reservedAssetNames`. A file that is not a valid catalog
@@ -105,6 +105,9 @@ public final class CatalogStore: Sendable {
         /// The photo id of the edit it shows (`CatalogStore+Edits.swift`), read with the row for
         /// the same reason: a photo with none costs no statement more.
         public var edit: Int64?
+        /// The MD5 of its whole file when a copy of it is known and it has been read
+        /// (`CatalogStore+RenditionDigests.swift`): its renditions are shared with the copies'.
+        public var renditionDigest: [UInt8]?
     }
 
     static let folderColumns = "id, relpath, uid, gid, permissions, mtime, album_name, photo_count"
@@ -132,7 +135,8 @@ public final class CatalogStore: Sendable {
                                      userID: UInt32(truncatingIfNeeded: row.integer(.uid)), groupID: UInt32(truncatingIfNeeded: row.integer(.gid)),
                                      permissions: UInt32(truncatingIfNeeded: row.integer(.permissions)),
                                      format: SourceFormat(rawValue: row.text(.format)) ?? .jpeg),
-                        motionFacts: motionFacts(row), edit: row.optionalInteger(.pairedEdit))
+                        motionFacts: motionFacts(row), edit: row.optionalInteger(.pairedEdit),
+                        renditionDigest: renditionDigest(row.optionalBlob(.renditionDigest)))
     }
 
     // MARK: Reading

@@ -140,6 +140,7 @@ extension ScratchCatalog {
             let db = try Database(path: catalog.store.path)
             try db.execute("""
                 DROP TRIGGER edit_photo_changed; DROP TRIGGER edit_photo_removed; DROP TRIGGER edit_pair_broken; DROP TABLE edit_pairs;
+                DROP INDEX properties_by_rendition_digest; ALTER TABLE properties DROP COLUMN rendition_digest;
                 PRAGMA user_version = 10;
                 """)
         }
