@@ -10,8 +10,9 @@ import Renditions
 import Synchronization
 
 /// `assetfs warm [--sizes LIST] [-o OPTS] SOURCE`: brings the catalog up to date with SOURCE
-/// (unless a mount keeps it), then renders every photo at the sizes named (the thumbnail unless
-/// told) into the cache a mount of SOURCE with the same options uses, on all cores, with progress.
+/// (unless a mount keeps it), with what a mount reads in the background, then renders every
+/// photo at the sizes named (the thumbnail unless told) into the cache a mount of SOURCE with the
+/// same options uses, on all cores, with progress.
 struct WarmCommand {
     static let usage = "usage: assetfs warm [--sizes thumbnail,fullscreen,...|all] [--fullscreen] [-o OPTIONS] SOURCE"
     let configuration: Configuration
@@ -63,6 +64,9 @@ struct WarmCommand {
             let progress = ScanProgress(enabled: isatty(2) != 0)
             defer { progress.finish() }
             guard fileSystem.synchronize(.everything, progress: progress.update) else { throw UsageError("SOURCE '\(source)': cannot be read") }
+            // What a mount reads in the background (properties, content ids, rendition digests),
+            // so copies are rendered once, under the keys the mount will ask for.
+            fileSystem.readPendingProperties()
         }
         let specs = sizes.map(configuration.mount.spec)
         // What a mount asks for: an original paired with an edit is rendered from the edit.
