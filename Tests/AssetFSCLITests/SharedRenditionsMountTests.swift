@@ -43,5 +43,19 @@ extension Mounted {
                 #expect(try mount.stats().renders == 2)
             }
         }
+
+        /// `warm` reads the copies' digests before it renders: it stores one thumbnail, which a
+        /// mount then serves for both without a render.
+        @Test func warmStoresCopiesOnceForTheMount() throws {
+            try withScratch(Self.library) { scratch in
+                let warm = AssetFS.run(["warm", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 300)
+                #expect(warm.status == 0, "warm: \(warm.out) \(warm.err)")
+                #expect(Self.count(scratch.cache, "SELECT count(*) FROM entries") == 1, "one entry for both copies")
+                let mount = try scratch.mount()
+                let thumbnails = ["Trip", "Photos from 2002"].map { mount.groups / $0 / "PXL_1" / "thumbnail.jpg" }
+                #expect(try RawFiles.read(thumbnails[0]).get() == RawFiles.read(thumbnails[1]).get())
+                #expect(try mount.stats().renders == 0, "the mount serves what warm stored")
+            }
+        }
     }
 }
