@@ -70,6 +70,20 @@ import Testing
         #expect(try prune() == 1, "no photo has it now")
     }
 
+    /// A failure is stored under the shared key too: tried once, and both copies are broken assets.
+    @Test func brokenCopiesAreTriedOnceAndBothListed() throws {
+        let fixture = Fixture(["A/bad.jpg": "malformed/null_height.jpg", "B/bad.jpg": "malformed/null_height.jpg"])
+        let fs = try fixture.fileSystem()
+        fs.readPendingProperties()
+        #expect(try Self.row(fs, "A/bad.jpg").renditionDigest != nil)
+        let placeholder = try #require(Renderer.placeholder)
+        #expect(try fs.readAll("groups/A/bad/thumbnail.jpg").get() == placeholder)
+        #expect(try fs.readAll("groups/B/bad/thumbnail.jpg").get() == placeholder)
+        #expect(fs.renders == 1)
+        fs.pipeline.waitForWrites()
+        #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.map(\.mountPath) == [FilePath("groups/A/bad"), FilePath("groups/B/bad")])
+    }
+
     @Test func aFileChangedOrGoneGetsNoDigest() throws {
         let fixture = Self.copies()
         let fs = try fixture.fileSystem()
