@@ -26,9 +26,8 @@ extension CatalogSnapshot {
                 counts.albums = Int(row.integer(0))
                 counts.skipped = Int(row.integer(1))
             }
-            let videoFormats = SourceFormat.allCases.filter(\.isVideo).map { "'\($0.rawValue)'" }.joined(separator: ", ")
             try db.query("""
-                SELECT count(*), total(p.format IN (\(videoFormats))), total(q.motion_offset IS NOT NULL)
+                SELECT count(*), total(p.format IN (\(CatalogStore.videoFormats))), total(q.motion_offset IS NOT NULL)
                 FROM photos p LEFT JOIN properties q ON q.photo = p.id WHERE \(CatalogStore.shown("p.id"))
                 """) { row in
                 counts.photos = Int(row.integer(0))
@@ -48,6 +47,11 @@ extension CatalogSnapshot {
             return complete
         }
     }
+}
+
+extension CatalogStore {
+    /// The video formats, as an SQL list of `photos.format` values.
+    static let videoFormats = SourceFormat.allCases.filter(\.isVideo).map { "'\($0.rawValue)'" }.joined(separator: ", ")
 }
 
 extension CatalogSnapshot {

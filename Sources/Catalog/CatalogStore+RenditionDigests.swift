@@ -8,6 +8,9 @@ import SQLiteDatabase
 /// blob, a copy is known and the digest is still to be made; 16 bytes, the digest; one byte, none
 /// can be made (the file cannot be read). It is kept with the properties, so a photo changed loses
 /// it with them (`propertiesTriggers`) and is keyed as itself until it is read again.
+///
+/// Videos are left out: a poster reads a few frames of the file, and reading a 300 MB video
+/// whole to share one would cost far more than it saves (a photo's render reads it all anyway).
 extension CatalogStore {
     /// The photos of a digest (the cache asks whether one is still there), and those still to be
     /// read, found without a scan; partial, so the photos without a copy are not in it.
@@ -20,9 +23,14 @@ extension CatalogStore {
     static let renditionDigestUpgrade = """
         ALTER TABLE properties ADD COLUMN rendition_digest BLOB;
         \(renditionDigestIndex)
-        UPDATE properties SET rendition_digest = x'' WHERE content_id IN
+        UPDATE properties SET rendition_digest = x'' WHERE \(digestible("photo")) AND content_id IN
             (SELECT content_id FROM properties WHERE length(content_id) > 0 GROUP BY content_id HAVING count(*) > 1);
         """
+
+    /// An SQL condition: the photo whose id is `column` may have a digest (it is no video).
+    private static func digestible(_ column: String) -> String {
+        "\(column) IN (SELECT id FROM photos WHERE format NOT IN (\(videoFormats)))"
+    }
 
     private static let noDigest: [UInt8] = [0]
 
@@ -31,10 +39,10 @@ extension CatalogStore {
         stored?.count == 16 ? stored : nil
     }
 
-    /// Every photo of content id `contentID` asks for a digest, once the content has copies.
+    /// Every photo (not video) of content id `contentID` asks for a digest, once the content has copies.
     static func wantRenditionDigests(ofContent contentID: [UInt8], _ db: Database) throws(DatabaseError) {
         try db.query("""
-            UPDATE properties SET rendition_digest = x'' WHERE content_id = ?1 AND rendition_digest IS NULL
+            UPDATE properties SET rendition_digest = x'' WHERE content_id = ?1 AND rendition_digest IS NULL AND \(digestible("photo"))
               AND (SELECT count(*) FROM properties WHERE content_id = ?1) > 1
             """, [.blob(contentID)])
     }

@@ -44,6 +44,20 @@ import PhotoSource
         #expect(Self.lacking(catalog).isEmpty, "asked for again only once its properties and content id are")
     }
 
+    /// A poster reads a few frames: a video copied is not read whole to share it.
+    @Test func videoCopiesAskForNoDigest() throws {
+        let catalog = try ScratchCatalog()
+        try catalog.apply("", [], subfolders: ["Trip", "Photos from 2023"])
+        for album in ["Trip", "Photos from 2023"] {
+            try catalog.apply(album, ["clip.mp4"])
+            try catalog.record(["clip.mp4": ViewsTests.properties { $0.taken = 1_693_562_400 }], in: album)
+        }
+        let lacking = catalog.store.read { $0.photosLackingContentID(after: 0, limit: 10) }
+        #expect(lacking.count == 2)
+        try catalog.store.recordContentIDs(lacking.map { ($0, ContentID(digest: Array(1...16))) })
+        #expect(Self.lacking(catalog).isEmpty)
+    }
+
     @Test func aFileThatCannotBeReadIsNotAskedAgain() throws {
         let catalog = try DuplicatesTests.takeout()
         try DuplicatesTests.recordIDs(catalog)
