@@ -234,17 +234,14 @@ public final class AssetFileSystem: Sendable {
                                         modificationNanoseconds: photo.identity.modificationNanoseconds,
                                         linkCount: node.isRendition ? 3 : 2)
             guard case .rendition(let slot) = kind, let size = options.sizes[slot] else { return (attributes, nil) }
-            return (attributes, .one(RenditionRequest(photo: photo, renditionDigest: renditionDigest, spec: options.spec(size)),
-                                     priority: size.isThumbnail ? .thumbnail : .interactive))
+            return (attributes, .one(RenditionRequest(photo: photo, renditionDigest: renditionDigest, spec: options.spec(size)), priority: size.isThumbnail ? .thumbnail : .interactive))
         }
     }
 
     /// The source file a file of kind `kind` shows and the bytes of it, a rendition's size still
     /// 0: a rendition is made from the edit an original is paired with (what the phone showed), a
-    /// Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion. A
-    /// rendition's source comes with its rendition digest, if it has one (shared with its copies).
-    func source(_ kind: FileKind, of row: CatalogStore.PhotoRow,
-                in catalog: borrowing CatalogSnapshot) -> (photo: Photo, window: Range<Int64>, renditionDigest: [UInt8]?)? {
+    /// Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion. A rendition's comes with its digest, if any.
+    func source(_ kind: FileKind, of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> (photo: Photo, window: Range<Int64>, renditionDigest: [UInt8]?)? {
         switch kind {
         case .rendition:
             let shown = catalog.edit(of: row) ?? row

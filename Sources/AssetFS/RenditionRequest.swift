@@ -33,9 +33,9 @@ public struct RenditionRequest: Sendable {
     }
 
     /// Whether `key` names a rendition this build would still make for a photo in `catalog`: the
-    /// photo is there with that identity (a shared one: some photo still has that digest), and
-    /// the renderer's fingerprint is this one. Anything else can never be asked for again
-    /// (`assetfs cache prune` forgets it).
+    /// photo is there with that identity and no digest (a shared key: some photo still has that
+    /// digest), and the renderer's fingerprint is this one. Anything else can never be asked for
+    /// again (`assetfs cache prune` forgets it).
     public static func isCurrent(_ key: CacheKey, in catalog: borrowing CatalogSnapshot, fingerprint: String = Renderer.fingerprint) -> Bool {
         guard let fields = KeyFields.parse(key), fields.fingerprint == fingerprint else { return false }
         return !photos(of: fields.subject, in: catalog).isEmpty
@@ -45,7 +45,7 @@ public struct RenditionRequest: Sendable {
     static func photos(of subject: KeyFields.Subject, in catalog: borrowing CatalogSnapshot) -> [CatalogStore.PhotoRow] {
         switch subject {
         case .file(let path, let identity):
-            return catalog.photo(at: path).map { $0.photo.identity.text == identity ? [$0] : [] } ?? []
+            return catalog.photo(at: path).map { $0.photo.identity.text == identity && $0.renditionDigest == nil ? [$0] : [] } ?? []
         case .content(let digest, let format):
             return catalog.photos(withRenditionDigest: digest).filter { $0.photo.format.rawValue == format }
         }

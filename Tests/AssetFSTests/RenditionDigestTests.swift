@@ -70,6 +70,26 @@ import Testing
         #expect(try prune() == 1, "no photo has it now")
     }
 
+    /// Renditions made before the copies were known are theirs once the digests are made: stored
+    /// under the shared key (one kept), never rendered again; prune forgets the copies' own keys.
+    @Test func renditionsMadeBeforeTheDigestMoveToTheSharedKey() throws {
+        let fixture = Self.copies()
+        let store = try RenditionStore(path: fixture.cachePath, capacity: 1 << 30)
+        let fs = try fixture.fileSystem(store: store)
+        let first = try fs.readAll("groups/A/one/thumbnail.jpg").get()
+        #expect(try fs.readAll("groups/B/one/thumbnail.jpg").get() == first)
+        #expect(fs.renders == 2, "no digest yet: each copy its own key")
+        fs.readPendingProperties()
+        fs.pipeline.waitForWrites()
+        #expect(try store.contains(Self.thumbnailKey(fs, "A/one.jpg")))
+        let forgotten = try fs.catalog.read { (catalog) throws(DatabaseError) in try store.forget { !RenditionRequest.isCurrent($0, in: catalog) } }
+        let entries = try store.statistics().entries
+        #expect(forgotten == 2 && entries == 1, "the copies' own keys pruned, one entry kept")
+        #expect(try fs.readAll("groups/A/one/thumbnail.jpg").get() == first)
+        #expect(try fs.readAll("groups/B/one/thumbnail.jpg").get() == first)
+        #expect(fs.renders == 2)
+    }
+
     /// A failure is stored under the shared key too: tried once, and both copies are broken assets.
     @Test func brokenCopiesAreTriedOnceAndBothListed() throws {
         let fixture = Fixture(["A/bad.jpg": "malformed/null_height.jpg", "B/bad.jpg": "malformed/null_height.jpg"])
