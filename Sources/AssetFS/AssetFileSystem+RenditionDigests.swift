@@ -32,12 +32,12 @@ extension AssetFileSystem {
             // What was made of a copy under its own key is the copies' from now on: stored under
             // the shared key before the catalog names it, so a reader (this mount, `assetfs
             // broken`) finds it under one key or the other whichever state of the catalog it sees.
-            let moves = batch.flatMap { row, digest in
+            let sharedKeys = batch.flatMap { row, digest in
                 digest.map { digest in options.specs.map { spec in
                     (RenditionRequest(photo: row.photo, spec: spec).key, RenditionRequest(photo: row.photo, renditionDigest: digest, spec: spec).key)
                 } } ?? []
             }
-            guard pipeline.copy(moves) else { break }  // made again on the next pass
+            guard pipeline.copy(sharedKeys) else { break }  // made again on the next pass
             do throws(DatabaseError) {
                 try catalog.recordRenditionDigests(batch)
                 stored += batch.count
