@@ -22,8 +22,8 @@ extension AssetFileSystem {
     public func brokenAssets(in catalog: borrowing CatalogSnapshot) -> [BrokenAsset] {
         var seen = Set<Int64>()
         var result: [BrokenAsset] = []
-        for path in Set(pipeline.failedKeys().compactMap { KeyFields.parse($0)?.path }) {
-            guard let failed = catalog.photo(at: path) else { continue }
+        let rows = pipeline.failedKeys().compactMap { KeyFields.parse($0)?.subject }.flatMap { RenditionRequest.photos(of: $0, in: catalog) }
+        for failed in rows {
             let row = catalog.original(ofEdit: failed.id) ?? failed
             guard seen.insert(row.id).inserted,
                   catalog.photo(inFolder: row.folder, named: row.assetName)?.id == row.id,  // not a Live Photo's hidden movie
@@ -40,7 +40,7 @@ extension AssetFileSystem {
     func failure(of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> String? {
         let shown = catalog.renditionSource(of: row)
         return options.specs.lazy.compactMap { [self] spec in
-            pipeline.knownReason(RenditionRequest(photo: shown, spec: spec))
+            pipeline.knownReason(RenditionRequest(shown, spec: spec))
         }.first
     }
 }

@@ -21,21 +21,11 @@ extension AssetFileSystem {
     }
 
     /// Reads and stores the properties of every photo that has none yet, `pageSize` photos to a
-    /// transaction (so days appear as their photos are read), then makes the content ids. Returns
-    /// how many properties were stored.
+    /// transaction (so days appear as their photos are read), then makes the content ids and the
+    /// rendition digests of copies. Returns how many properties were stored.
     @discardableResult
     public func readPendingProperties(pageSize: Int = 128, shouldContinue: () -> Bool = { true },
                                       invalidate: ([Invalidation]) -> Void = { _ in }) -> Int {
-        let stored = storePendingProperties(pageSize: pageSize, shouldContinue: shouldContinue, invalidate: invalidate)
-        makePendingContentIDs(pageSize: pageSize, shouldContinue: shouldContinue, invalidate: invalidate)
-        return stored
-    }
-
-    /// The properties part of `readPendingProperties`, alone for `assetfs warm`: edits pair with
-    /// their originals only once both are read, and warm renders what the pairs say.
-    @discardableResult
-    public func storePendingProperties(pageSize: Int = 128, shouldContinue: () -> Bool = { true },
-                                       invalidate: ([Invalidation]) -> Void = { _ in }) -> Int {
         var after: Int64 = 0, stored = 0
         takeoutTitles.forget()  // a JSON changed since the last pass is read again
         while shouldContinue() {
@@ -57,6 +47,8 @@ extension AssetFileSystem {
                 break
             }
         }
+        makePendingContentIDs(pageSize: pageSize, shouldContinue: shouldContinue, invalidate: invalidate)
+        makePendingRenditionDigests(pageSize: pageSize, shouldContinue: shouldContinue)
         return stored
     }
 

@@ -50,14 +50,14 @@ extension AssetFileSystem {
         let (first, shown, permitted) = catalog.read { catalog in
             let row = catalog.photos(inFolder: album, after: after, limit: 1).first
             let thumbnail = row.map { Node.file(photo: $0.id, kind: .rendition(size: options.sizes.thumbnail.slot), version: Node.shownVersion($0.version)) }
-            return (row, row.flatMap { source(.rendition(size: options.sizes.thumbnail.slot), of: $0, in: catalog)?.photo },
+            return (row, row.flatMap { source(.rendition(size: options.sizes.thumbnail.slot), of: $0, in: catalog) },
                     thumbnail.map { permits($0, as: caller, in: catalog) } ?? false)
         }
         guard let row = first, let shown else { return completion(placeholder(for: brokenReason ?? "no photos")) }
         guard permitted else {
             return completion(.failure(.unavailable(.posterDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
-        let request = RenditionRequest(photo: shown, spec: options.spec(options.sizes.thumbnail))
+        let request = RenditionRequest(photo: shown.photo, renditionDigest: shown.renditionDigest, spec: options.spec(options.sizes.thumbnail))
         pipeline.size(request, priority: .thumbnail, interruption: interruption) { [self] result in
             switch result {
             case .success(let size): completion(.success(Settled(request: request, size: size)))

@@ -129,6 +129,26 @@ public final class RenditionPipeline: Sendable {
         if let batch { write { store throws(DatabaseError) in try store.markUsed(batch) } }
     }
 
+    /// Stores what is stored under each `old` key under its `new` key too (a photo found to have
+    /// copies: what was made of it is theirs), so nothing is rendered again for the new key.
+    /// Returns once the writer has done it: false if it could not (the store failing, the mount
+    /// stopping). The old keys stay until `assetfs cache prune` or eviction: a reader that saw
+    /// the catalog before it named the new key finds the old one.
+    public func copy(_ keys: [(old: CacheKey, new: CacheKey)]) -> Bool {
+        guard cache.isEnabled, !keys.isEmpty else { return true }
+        let copied = Locked<Bool?>(nil)
+        writes.submit(Scheduler.Job(run: { [self] in
+            do throws(DatabaseError) {
+                try cache.store?.copy(keys)
+                copied.withLock { $0 = true }
+            } catch {
+                noteStoreFailure(error)
+                copied.withLock { $0 = false }
+            }
+        }, cancel: { copied.withLock { $0 = false } }))
+        return copied.withLock(when: { $0 != nil }) { $0! }
+    }
+
     /// Writes the pending LRU marks now, and waits until they (and every earlier write) are stored.
     public func flushUses() {
         let uses = state.withLock { state in

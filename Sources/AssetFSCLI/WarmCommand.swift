@@ -9,10 +9,10 @@ import RenditionCache
 import Renditions
 import Synchronization
 
-/// `assetfs warm [--sizes LIST] [-o OPTS] SOURCE`: brings the catalog up to date with SOURCE and
-/// reads new photos' properties (unless a mount keeps it), then renders every asset at the sizes
-/// named (the thumbnail unless told) into the cache a mount of SOURCE with the same options uses,
-/// on all cores, with progress.
+/// `assetfs warm [--sizes LIST] [-o OPTS] SOURCE`: brings the catalog up to date with SOURCE
+/// (unless a mount keeps it), with what a mount reads in the background, then renders every
+/// asset at the sizes named (the thumbnail unless told) into the cache a mount of SOURCE with the
+/// same options uses, on all cores, with progress.
 struct WarmCommand {
     static let usage = "usage: assetfs warm [--sizes thumbnail,fullscreen,...|all] [--fullscreen] [-o OPTIONS] SOURCE"
     let configuration: Configuration
@@ -64,13 +64,14 @@ struct WarmCommand {
             let progress = ScanProgress(enabled: isatty(2) != 0)
             defer { progress.finish() }
             guard fileSystem.synchronize(.everything, progress: progress.update) else { throw UsageError("SOURCE '\(source)': cannot be read") }
-            // Properties too (not the ids): an edit and its original pair only once both are
-            // read, and then only the edit is rendered, as a mount shows it.
-            fileSystem.storePendingProperties()
+            // What a mount reads in the background (properties, content ids, rendition digests):
+            // an edit and its original pair only once both are read, and copies are rendered
+            // once, under the keys the mount will ask for.
+            fileSystem.readPendingProperties()
         }
         let specs = sizes.map(configuration.mount.spec)
         let photos = fileSystem.catalog.read { $0.allRenditionSources() }
-        let requests = photos.flatMap { photo in specs.map { RenditionRequest(photo: photo, spec: $0) } }
+        let requests = photos.flatMap { photo in specs.map { RenditionRequest(photo, spec: $0) } }
         let progress = Progress(total: requests.count)
         let tally = Mutex<(rendered: Int, cached: Int, failed: [String])>((0, 0, []))
         let group = DispatchGroup()

@@ -13,7 +13,8 @@ extension CatalogStore {
 
     /// Stores the id made of each photo, for the version it was made of (a photo changed since is
     /// passed over: it is read again anyway); nil stores "none can be made". A photo found to be
-    /// a copy leaves the views (`CatalogStore+Duplicates.swift`). Returns what changed.
+    /// a copy leaves the views (`CatalogStore+Duplicates.swift`) and every copy asks for a
+    /// rendition digest (`CatalogStore+RenditionDigests.swift`). Returns what changed.
     @discardableResult
     public func recordContentIDs(_ batch: [(photo: PhotoRow, id: ContentID?)]) throws(DatabaseError) -> [CatalogChange] {
         guard !batch.isEmpty else { return [] }
@@ -24,7 +25,10 @@ extension CatalogStore {
                              [.blob(id?.digest ?? []), .integer(photo.id), .integer(photo.version)])
                 if let id, db.changes == 1 { recorded.insert(id.digest) }
             }
-            for digest in recorded { try Self.updateCopies(ofContent: digest, onlyIfCopies: true, db) }
+            for digest in recorded {
+                try Self.updateCopies(ofContent: digest, onlyIfCopies: true, db)
+                try Self.wantRenditionDigests(ofContent: digest, db)
+            }
             return try assetFolderChanges(db)
         }
     }

@@ -26,9 +26,8 @@ extension CatalogSnapshot {
                 counts.albums = Int(row.integer(0))
                 counts.skipped = Int(row.integer(1))
             }
-            let videoFormats = SourceFormat.allCases.filter(\.isVideo).map { "'\($0.rawValue)'" }.joined(separator: ", ")
             try db.query("""
-                SELECT count(*), total(p.format IN (\(videoFormats))), total(q.motion_offset IS NOT NULL)
+                SELECT count(*), total(p.format IN (\(CatalogStore.videoFormats))), total(q.motion_offset IS NOT NULL)
                 FROM photos p LEFT JOIN properties q ON q.photo = p.id WHERE \(CatalogStore.shown("p.id"))
                 """) { row in
                 counts.photos = Int(row.integer(0))
@@ -50,11 +49,16 @@ extension CatalogSnapshot {
     }
 }
 
+extension CatalogStore {
+    /// The video formats, as an SQL list of `photos.format` values.
+    static let videoFormats = SourceFormat.allCases.filter(\.isVideo).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+}
+
 extension CatalogSnapshot {
     /// What every asset's renditions are made from (`renditionSource(of:)`), album by album, in
     /// pages (for `assetfs warm`).
-    public func allRenditionSources() -> [Photo] {
-        var result: [Photo] = []
+    public func allRenditionSources() -> [CatalogStore.PhotoRow] {
+        var result: [CatalogStore.PhotoRow] = []
         var album: Int64 = 0
         while true {
             let albums = albums(after: album, limit: 256)

@@ -68,8 +68,8 @@ extension CatalogSnapshot {
     /// The file `row`'s asset folder's renditions are made from: its edit once paired (what the
     /// phone showed), else its own. The one answer for the mount, `assetfs warm`, the broken-photo
     /// check and the cache's pruning, so none of them renders or judges a file no mount shows.
-    public func renditionSource(of row: CatalogStore.PhotoRow) -> Photo {
-        edit(of: row)?.photo ?? row.photo
+    public func renditionSource(of row: CatalogStore.PhotoRow) -> CatalogStore.PhotoRow {
+        edit(of: row) ?? row
     }
 
     /// The original whose asset shows the edit `edit`, once they are paired.

@@ -24,8 +24,9 @@ extension CatalogStore {
             duration REAL, codec TEXT, motion_offset INTEGER, motion_length INTEGER, live_id TEXT,
             keywords TEXT, people TEXT, rating INTEGER, favorite INTEGER NOT NULL DEFAULT 0,
             country TEXT, region TEXT, city TEXT, taken INTEGER,
-            content_id BLOB, lent_by_movie INTEGER NOT NULL DEFAULT 0);
+            content_id BLOB, lent_by_movie INTEGER NOT NULL DEFAULT 0, rendition_digest BLOB);
         \(contentIDIndex)
+        \(renditionDigestIndex)
         CREATE TABLE undated(photo INTEGER PRIMARY KEY);
         \(livePhotosSchema)
         \(propertiesTriggers)

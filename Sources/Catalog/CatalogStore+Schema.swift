@@ -21,7 +21,7 @@ extension CatalogStore {
         if version == 9 || version == 10 {
             // Version 10 keeps each photo's content id (`ids/`): the background makes them, as
             // for new photos. Version 11 pairs edits with their originals: photos named as an
-            // edit are read again to be paired; nothing else is. Then on to 12.
+            // edit are read again to be paired; nothing else is. Then on.
             try db.execute("""
                 BEGIN IMMEDIATE;
                 \(version == 9 ? "ALTER TABLE properties ADD COLUMN content_id BLOB; \(Self.contentIDIndex)" : "")
@@ -34,6 +34,11 @@ extension CatalogStore {
         }
         if version == 11 {
             try db.execute(Self.positionsUpgrade)
+            version = 12
+        }
+        if version == 12 {
+            // Version 13 keeps a rendition digest for each photo with a copy: the copies known ask for one.
+            try db.execute("BEGIN IMMEDIATE; \(Self.renditionDigestUpgrade) PRAGMA user_version = 13; COMMIT;")
             return db
         }
         if (4...8).contains(version) {

@@ -21,7 +21,7 @@ public final class CatalogStore: Sendable {
     let writer: Locked<Database>
     /// Every commit of `writer`, counted for the readers of every process (`CommitCounter`).
     let commits: CommitCounter
-    static let schemaVersion = 12
+    static let schemaVersion = 13
 
     /// Opens (or creates) the catalog at `path` for a SOURCE whose last path component is
     /// `rootName`, giving no asset one of `reservedAssetNames`. A file that is not a valid catalog
@@ -108,6 +108,9 @@ public final class CatalogStore: Sendable {
         /// The photo id of the edit it shows (`CatalogStore+Edits.swift`), read with the row for
         /// the same reason: a photo with none costs no statement more.
         public var edit: Int64?
+        /// The MD5 of its whole file when a copy of it is known and it has been read
+        /// (`CatalogStore+RenditionDigests.swift`): its renditions are shared with the copies'.
+        public var renditionDigest: [UInt8]?
     }
 
     static let folderColumns = "id, relpath, uid, gid, permissions, mtime, album_name, photo_count"
@@ -135,7 +138,8 @@ public final class CatalogStore: Sendable {
                                      userID: UInt32(truncatingIfNeeded: row.integer(.uid)), groupID: UInt32(truncatingIfNeeded: row.integer(.gid)),
                                      permissions: UInt32(truncatingIfNeeded: row.integer(.permissions)),
                                      format: SourceFormat(rawValue: row.text(.format)) ?? .jpeg),
-                        motionFacts: motionFacts(row), edit: row.optionalInteger(.pairedEdit))
+                        motionFacts: motionFacts(row), edit: row.optionalInteger(.pairedEdit),
+                        renditionDigest: renditionDigest(row.optionalBlob(.renditionDigest)))
     }
 
     // MARK: Reading

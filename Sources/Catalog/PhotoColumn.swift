@@ -1,8 +1,9 @@
 /// The columns of a photo row (`CatalogStore.photo`), in the order they are selected: the
-/// photo, its folder's path, what its stored properties say of a motion beside it, and its edit.
+/// photo, its folder's path, what its stored properties say of a motion beside it, its edit, and
+/// the digest its renditions are shared by (`CatalogStore+RenditionDigests.swift`).
 enum PhotoColumn: Int32, ColumnList {
     case id, folder, assetName, version, folderPath, fileName, inode, size, mtime, ctime, uid, gid, permissions, format
-    case propertiesRead, motionOffset, motionLength, pairedMovie, pairedEdit
+    case propertiesRead, motionOffset, motionLength, pairedMovie, pairedEdit, renditionDigest
 
     /// From `CatalogStore.photoTables`: photos `p`, their folders `f`, their properties `q`.
     var expression: String {
@@ -26,6 +27,7 @@ enum PhotoColumn: Int32, ColumnList {
         case .motionLength: "q.motion_length"
         case .pairedMovie: "(SELECT movie FROM live_pairs WHERE still = p.id)"
         case .pairedEdit: "(SELECT edit FROM edit_pairs WHERE original = p.id)"
+        case .renditionDigest: "q.rendition_digest"
         }
     }
 
@@ -51,6 +53,8 @@ enum PhotoColumn: Int32, ColumnList {
         case .pairedMovie: "r.movie"
         // An earlier version is read on as it was: its own file, not an edit.
         case .pairedEdit: "NULL"
+        // Nor does it share renditions: it is no longer the file a digest was made of.
+        case .renditionDigest: "NULL"
         case .folder, .assetName, .fileName: expression
         }
     }

@@ -34,13 +34,39 @@ extension RenditionStore {
             after = last.bytes
             let stale = page.filter(isStale)
             guard !stale.isEmpty else { continue }
-            try transaction { db throws(DatabaseError) in
-                for key in stale {
-                    try db.query("DELETE FROM outcomes WHERE key = ?", [.blob(key.bytes)])
-                    try db.query("DELETE FROM entries WHERE key = ?", [.blob(key.bytes)])
+            try remove(stale)
+            forgotten += stale.count
+        }
+    }
+
+    /// Stores each `old` key's rendition (bytes, size or failure) under its `new` key too, which
+    /// names the same bytes rendered (copies' shared key); one `new` already has is kept.
+    /// `remove` then drops the old keys, once nobody asks for them (the catalog names the new).
+    public func copy(_ keys: [(old: CacheKey, new: CacheKey)]) throws(DatabaseError) {
+        guard !keys.isEmpty else { return }
+        try transaction { db throws(DatabaseError) in
+            for (old, new) in keys {
+                try db.query("INSERT OR IGNORE INTO outcomes(key, size, failure) SELECT ?, size, failure FROM outcomes WHERE key = ?",
+                             [.blob(new.bytes), .blob(old.bytes)])
+                try db.query("INSERT OR IGNORE INTO entries(key, size, last_used) SELECT ?, size, last_used FROM entries WHERE key = ?",
+                             [.blob(new.bytes), .blob(old.bytes)])
+                if db.changes == 1 {
+                    try db.query("INSERT INTO blob_data(id, data) SELECT last_insert_rowid(), data FROM blob_data WHERE id = (SELECT id FROM entries WHERE key = ?)",
+                                 [.blob(old.bytes)])
                 }
             }
-            forgotten += stale.count
+            try Self.evict(db, to: capacity)
+        }
+    }
+
+    /// Forgets the renditions (bytes, size or failure) of `keys`.
+    public func remove(_ keys: [CacheKey]) throws(DatabaseError) {
+        guard !keys.isEmpty else { return }
+        try transaction { db throws(DatabaseError) in
+            for key in keys {
+                try db.query("DELETE FROM outcomes WHERE key = ?", [.blob(key.bytes)])
+                try db.query("DELETE FROM entries WHERE key = ?", [.blob(key.bytes)])
+            }
         }
     }
 

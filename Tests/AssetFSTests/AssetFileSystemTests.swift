@@ -96,7 +96,7 @@ func wait<T: Sendable>(_ call: (@escaping @Sendable (Result<T, Errno>) -> Void) 
 
 extension AssetFileSystem {
     var renders: Int { statistics.renders.load(ordering: .relaxed) }
-    var firstPhoto: Photo { catalog.read { $0.allRenditionSources() }[0] }
+    var firstPhoto: Photo { catalog.read { $0.allRenditionSources() }[0].photo }
 
     func list(_ inode: UInt64) -> Result<[ListingEntry], Errno> { list(inode, after: 0, limit: 100_000, as: .ofThisProcess) }
 

@@ -40,7 +40,7 @@ import Testing
     static func paired(_ fixture: Fixture) throws -> AssetFileSystem {
         let fs = try fixture.fileSystem()
         fs.readPendingProperties()
-        #expect(fs.catalog.read { $0.allRenditionSources().map(\.fileName) } == [Array("IMG_E0003.JPG".utf8)], "warm renders the edit only")
+        #expect(fs.catalog.read { $0.allRenditionSources().map(\.photo.fileName) } == [Array("IMG_E0003.JPG".utf8)], "warm renders the edit only")
         let edited = try fs.lookupPath("groups/A/IMG_0003/edited.jpg").get()
         #expect(edited.size == Int64(try #require(FileManager.default.contents(atPath: "\(fixture.source)/A/IMG_E0003.JPG")).count))
         return fs
@@ -84,7 +84,7 @@ import Testing
         #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.isEmpty)
         let thumbnail = try fs.readAll("groups/A/IMG_0003/thumbnail.jpg").get()
         #expect(thumbnail.starts(with: [0xFF, 0xD8]) && thumbnail != Renderer.placeholder)
-        let edit = fs.catalog.read { $0.allRenditionSources() }[0]
+        let edit = fs.catalog.read { $0.allRenditionSources() }[0].photo
         let spec = fs.options.spec(fs.options.sizes.thumbnail)
         #expect(fs.catalog.read { RenditionRequest.isCurrent(RenditionRequest(photo: edit, spec: spec).key, in: $0) })
         #expect(!fs.catalog.read { RenditionRequest.isCurrent(RenditionRequest(photo: original, spec: spec).key, in: $0) })

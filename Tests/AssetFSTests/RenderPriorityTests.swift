@@ -30,7 +30,7 @@ import Testing
         let fixture = Fixture(["A/one.jpg": "orientation/Landscape_1.jpg", "A/two.jpg": "orientation/Landscape_3.jpg",
                                "A/three.jpg": "orientation/Landscape_6.jpg"])
         let fs = try fixture.fileSystem()
-        let photos = Dictionary(uniqueKeysWithValues: fs.catalog.read { $0.allRenditionSources() }.map { ($0.fileName, $0) })
+        let photos = Dictionary(uniqueKeysWithValues: fs.catalog.read { $0.allRenditionSources() }.map { ($0.photo.fileName, $0.photo) })
         let root = try fixture.source.resolved()
         func request(_ name: String) -> RenditionRequest {
             RenditionRequest(photo: photos[Array(name.utf8)]!, spec: RenditionSpec(longestSide: 64))
@@ -81,7 +81,7 @@ import Testing
             let fs = try fixture.fileSystem()
             let root = try fixture.source.resolved()
             requests = Dictionary(uniqueKeysWithValues: fs.catalog.read { $0.allRenditionSources() }.map {
-                (String(decoding: $0.fileName, as: UTF8.self), RenditionRequest(photo: $0, spec: RenditionSpec(longestSide: 64)))
+                (String(decoding: $0.photo.fileName, as: UTF8.self), RenditionRequest(photo: $0.photo, spec: RenditionSpec(longestSide: 64)))
             })
             pipeline = RenditionPipeline(renderer: renderer, sourceFiles: SourceFiles(root: root, followSymlinks: false),
                                          cache: .none, statistics: Statistics(), scheduler: scheduler, renderThreads: 1)

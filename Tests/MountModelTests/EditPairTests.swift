@@ -162,7 +162,7 @@ extension ScratchCatalog {
         try catalog.recordShots(shots)
         do {
             let db = try Database(path: catalog.store.path)
-            try catalog.keepPositionsAsText(db)
+            try catalog.keepVersion11Properties(db)
             try db.execute("""
                 DROP TRIGGER edit_photo_changed; DROP TRIGGER edit_photo_removed; DROP TRIGGER edit_pair_broken; DROP TABLE edit_pairs;
                 PRAGMA user_version = 10;

@@ -3,14 +3,16 @@ import Testing
 @testable import Catalog
 
 extension ScratchCatalog {
-    /// Makes this catalog's properties what version 11 kept of a position: the text `location`
-    /// ("lat,lon", 6 decimals), and no mark of a place lent by a Live Photo's movie.
-    func keepPositionsAsText(_ db: Database) throws {
+    /// Makes this catalog's properties what version 11 kept: a position as the text `location`
+    /// ("lat,lon", 6 decimals), no mark of a place lent by a Live Photo's movie (12), no rendition
+    /// digest (13).
+    func keepVersion11Properties(_ db: Database) throws {
         try db.execute("""
             ALTER TABLE properties ADD COLUMN location TEXT;
             UPDATE properties SET location = printf('%.6f,%.6f', latitude, longitude) WHERE latitude IS NOT NULL;
             ALTER TABLE properties DROP COLUMN latitude; ALTER TABLE properties DROP COLUMN longitude;
             ALTER TABLE properties DROP COLUMN lent_by_movie;
+            DROP INDEX properties_by_rendition_digest; ALTER TABLE properties DROP COLUMN rendition_digest;
             """)
     }
 }
@@ -45,7 +47,7 @@ extension ScratchCatalog {
         #expect(try position(catalog, "IMG_0021") == (60.39, 5.32, []), "its own position and offset")
         do {
             let db = try Database(path: catalog.store.path)
-            try catalog.keepPositionsAsText(db)
+            try catalog.keepVersion11Properties(db)
             try db.execute("UPDATE properties SET location = '0.000000,0.000000' WHERE location = '1.000000,2.000000'; PRAGMA user_version = 11;")
         }
         try catalog.reopen()
@@ -53,7 +55,7 @@ extension ScratchCatalog {
         var version: Int64 = 0, textColumns: Int64 = -1
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
         try db.query("SELECT count(*) FROM pragma_table_info('properties') WHERE name = 'location'") { textColumns = $0.integer(0) }
-        #expect(version == Int64(CatalogStore.schemaVersion) && version == 12 && textColumns == 0)
+        #expect(version == Int64(CatalogStore.schemaVersion) && version == 13 && textColumns == 0)
         #expect(try position(catalog, "IMG_0022") == (-33.856784, 151.215297, []))
         #expect(try position(catalog, "IMG_0023") == (nil, nil, []), "0,0 is no position")
         #expect(try position(catalog, "IMG_0020") == (52.2097, -0.8955, [.place, .utcOffset]))

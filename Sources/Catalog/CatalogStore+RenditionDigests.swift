@@ -1,0 +1,85 @@
+import SQLiteDatabase
+
+/// Rendition digests (issue 32): copies of one photo share their renditions in the cache. The
+/// content id cannot be their key (it leaves out what changes the rendered pixels: JPEG tables,
+/// HEIF transforms, a RAW's previews, the orientation), so a photo whose content id another photo
+/// has is read once more, whole, and the MD5 of its file kept in `properties.rendition_digest`:
+/// NULL, no copy known (the rendition key is the photo's own, and it costs nothing more); an empty
+/// blob, a copy is known and the digest is still to be made; 16 bytes, the digest; one byte, none
+/// can be made (the file cannot be read). It is kept with the properties, so a photo changed loses
+/// it with them (`propertiesTriggers`) and is keyed as itself until it is read again.
+///
+/// Videos are left out: a poster reads a few frames of the file, and reading a 300 MB video
+/// whole to share one would cost far more than it saves (a photo's render reads it all anyway).
+extension CatalogStore {
+    /// The photos of a digest (the cache asks whether one is still there), and those still to be
+    /// read, found without a scan; partial, so the photos without a copy are not in it.
+    static let renditionDigestIndex = """
+        CREATE INDEX properties_by_rendition_digest ON properties(rendition_digest, photo) WHERE rendition_digest IS NOT NULL;
+        """
+
+    /// What a catalog of version 12 runs to gain the column, with its copies already known
+    /// asking for a digest.
+    static let renditionDigestUpgrade = """
+        ALTER TABLE properties ADD COLUMN rendition_digest BLOB;
+        \(renditionDigestIndex)
+        UPDATE properties SET rendition_digest = x'' WHERE \(digestible("photo")) AND content_id IN
+            (SELECT content_id FROM properties WHERE length(content_id) > 0 GROUP BY content_id HAVING count(*) > 1);
+        """
+
+    /// An SQL condition: the photo whose id is `column` may have a digest (it is no video).
+    private static func digestible(_ column: String) -> String {
+        "\(column) IN (SELECT id FROM photos WHERE format NOT IN (\(videoFormats)))"
+    }
+
+    private static let noDigest: [UInt8] = [0]
+
+    /// The digest a stored value is, if it is one.
+    static func renditionDigest(_ stored: [UInt8]?) -> [UInt8]? {
+        stored?.count == 16 ? stored : nil
+    }
+
+    /// Every photo (not video) of content id `contentID` asks for a digest, once the content has copies.
+    static func wantRenditionDigests(ofContent contentID: [UInt8], _ db: Database) throws(DatabaseError) {
+        try db.query("""
+            UPDATE properties SET rendition_digest = x'' WHERE content_id = ?1 AND rendition_digest IS NULL AND \(digestible("photo"))
+              AND (SELECT count(*) FROM properties WHERE content_id = ?1) > 1
+            """, [.blob(contentID)])
+    }
+
+    /// Stores the digest made of each photo's file, for the version it was made of (a photo
+    /// changed since is passed over: it is read again anyway); nil stores "none can be made".
+    public func recordRenditionDigests(_ batch: [(photo: PhotoRow, digest: [UInt8]?)]) throws(DatabaseError) {
+        guard !batch.isEmpty else { return }
+        try change { db throws(DatabaseError) in
+            for (photo, digest) in batch {
+                try db.query("UPDATE properties SET rendition_digest = ? WHERE photo = ? AND version = ? AND rendition_digest = x''",
+                             [.blob(digest ?? Self.noDigest), .integer(photo.id), .integer(photo.version)])
+            }
+        }
+    }
+}
+
+extension CatalogSnapshot {
+    /// Photos with a copy whose digest is still to be made, after photo id `after`, in id order.
+    public func photosLackingRenditionDigest(after: Int64, limit: Int) -> [CatalogStore.PhotoRow] {
+        read([]) { db throws(DatabaseError) in
+            var result: [CatalogStore.PhotoRow] = []
+            try db.query("""
+                SELECT \(CatalogStore.photoColumns) FROM properties q JOIN photos p ON p.id = q.photo JOIN folders f ON f.id = p.folder
+                WHERE q.rendition_digest = x'' AND q.photo > ? ORDER BY q.photo LIMIT ?
+                """, [.integer(after), .integer(Int64(limit))]) { result.append(CatalogStore.photo($0)) }
+            return result
+        }
+    }
+
+    /// The photos whose file has digest `digest`, in id order: one indexed statement.
+    public func photos(withRenditionDigest digest: [UInt8]) -> [CatalogStore.PhotoRow] {
+        read([]) { db throws(DatabaseError) in
+            var result: [CatalogStore.PhotoRow] = []
+            try db.query("SELECT \(CatalogStore.photoColumns) FROM \(CatalogStore.photoTables) WHERE q.rendition_digest = ? ORDER BY q.photo",
+                         [.blob(digest)]) { result.append(CatalogStore.photo($0)) }
+            return result
+        }
+    }
+}
