@@ -19,6 +19,7 @@ public final class CatalogReader {
         var stored: [UInt8]?, version: Int64 = 0
         try? db.query("SELECT value FROM meta WHERE key = 'source'") { stored = $0.blob(0) }
         guard let stored else { return nil }
+        db.skipCheckpointOnClose()
         try? db.query("PRAGMA user_version") { version = $0.integer(0) }
         source = FilePath(bytes: stored)
         isCurrent = version == CatalogStore.schemaVersion
