@@ -7,13 +7,9 @@ extension CatalogStore {
     // A scan applies each folder under a savepoint inside a batch: its sub-journal stays in
     // memory (on disk it was a million 4 KiB writes to /var/tmp per 100,000 photos), and a
     // batch's pages stay in the cache instead of spilling to the WAL again and again.
-    // The writer's page cache, 128 MiB at most: a catalog of 100,000 photos fits whole, and a
-    // million's hot index pages stay in it instead of being read again from the OS for every
-    // write (docs/performance.md has the figures). Bounded: at a million the daemon peaked at
-    // 103 MiB with 32 MiB of it, so 96 more keep it under the 256 MiB goal.
     // Recursive triggers: a view folder left empty is deleted by a trigger that its parent's
     // emptying fires again (`CatalogStore+Views.swift`).
-    static let pragmas = "PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -131072; PRAGMA recursive_triggers = ON;"
+    static let pragmas = "PRAGMA synchronous = NORMAL; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -32768; PRAGMA recursive_triggers = ON;"
 
     static func open(_ path: FilePath) throws(DatabaseError) -> Database {
         let db = try Database(path: path)
