@@ -20,8 +20,8 @@
 # scans. Measured: the time from the mount's start until the last photo's user.assetfs.id is
 # there (ids are read with the properties, in the background, in photo order), the daemon's CPU
 # time and bytes read meanwhile (/proc/PID/stat, /proc/PID/io), `find MNT/groups | wc -l` while
-# the ids are read, the catalog's size per photo, then `assetfs locate`: one file per call (the
-# process's start included, median of 20), and IDS_LOCATE files in one call (per file).
+# the ids are read, the catalog's size per photo, then `assetfs locate` (bench/lib.sh's
+# locate_figures: one file per call against anchors, and IDS_LOCATE files in one call).
 set -euo pipefail
 export LC_ALL=C
 
@@ -96,16 +96,7 @@ printf '%-52s %s\n' "find MNT/groups while ids are read" "$entries entries in $(
 printf '%-52s %s\n' "catalog" "$(calc '%.0f bytes a photo' "$catalog_bytes / $PHOTOS")"
 
 [[ $ATTRIBUTE == id ]] || exit 0
-one=()
-for i in $(seq 1 20); do
-    f="$LIB/album-$(printf '%05d' $((RANDOM % ((PHOTOS + 99) / 100))))/IMG_0000.jpg"
-    t0=$EPOCHREALTIME
-    "$BIN" locate -o cache="$CACHE" "$f" >/dev/null
-    one+=("$(calc '%.2f' "($EPOCHREALTIME - $t0) * 1000")")
-done
-printf '%-52s %s\n' "assetfs locate, one file per call (median of 20)" "$(median "${one[@]}") ms"
-mapfile -t files < <(find "$LIB" -name '*.jpg' | head -n "$LOCATE")
-t0=$EPOCHREALTIME
-lines=$("$BIN" locate -o cache="$CACHE" "${files[@]}" | wc -l)
-t1=$EPOCHREALTIME
-printf '%-52s %s\n' "assetfs locate, ${#files[@]} files in one call" "$(calc '%.1f ms' "($t1 - $t0) * 1000") ($(calc '%.3f ms' "($t1 - $t0) * 1000 / ${#files[@]}") a file, $lines lines)"
+mapfile -t files < <(for ((i = 0; i < LOCATE; i++)); do n=$((i * PHOTOS / LOCATE)); printf '%s/album-%05d/IMG_%04d.jpg\n' "$LIB" $((n / 100)) $((n % 100)); done)
+locate_figures "$CACHE" "${files[@]}"
+printf '%-52s %s\n' "assetfs locate, one file per call (median of 20)" "$LOCATE_ONE ms: $LOCATE_VS"
+printf '%-52s %s\n' "assetfs locate, ${#files[@]} files in one call" "$LOCATE_BATCH ms a file ($LOCATE_LINES lines)"

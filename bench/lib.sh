@@ -56,3 +56,28 @@ floor_denominator() {
     done
     echo 1
 }
+
+# locate_figures CACHE FILE...: what `assetfs locate` (issue 32) costs on the catalog beside CACHE,
+# against anchors timed in the same loop (the machine is shared): one FILE per call, the process's
+# start included, median of 20 (FILEs taken in turn), beside /bin/true, `stat FILE` and `sqlite3
+# CATALOG 'select 1'`; then every FILE in one call. Sets LOCATE_ONE, ANCHOR_TRUE, ANCHOR_STAT,
+# ANCHOR_SQLITE (ms a call), LOCATE_VS (one call against each anchor, as text), LOCATE_BATCH (ms a
+# file) and LOCATE_LINES (lines the batch printed).
+locate_figures() {
+    local cache=$1 catalog="${1%.sqlite}.catalog.sqlite" one=() true_ms=() stat_ms=() sqlite_ms=() i f t0
+    shift
+    ms_since() { calc '%.3f' "($EPOCHREALTIME - $1) * 1000"; }
+    for ((i = 0; i < 20; i++)); do
+        f=${*:i * $# / 20 + 1:1}
+        t0=$EPOCHREALTIME; "$BIN" locate -o cache="$cache" "$f" >/dev/null || log "locate $f failed"; one+=("$(ms_since "$t0")")
+        t0=$EPOCHREALTIME; /bin/true; true_ms+=("$(ms_since "$t0")")
+        t0=$EPOCHREALTIME; stat "$f" >/dev/null; stat_ms+=("$(ms_since "$t0")")
+        t0=$EPOCHREALTIME; sqlite3 "file:$catalog?mode=ro" 'select 1' >/dev/null; sqlite_ms+=("$(ms_since "$t0")")
+    done
+    LOCATE_ONE=$(median "${one[@]}") ANCHOR_TRUE=$(median "${true_ms[@]}")
+    ANCHOR_STAT=$(median "${stat_ms[@]}") ANCHOR_SQLITE=$(median "${sqlite_ms[@]}")
+    LOCATE_VS="$(calc '%.1f' "$LOCATE_ONE / $ANCHOR_TRUE")x /bin/true ($ANCHOR_TRUE ms), $(calc '%.1f' "$LOCATE_ONE / $ANCHOR_STAT")x stat ($ANCHOR_STAT ms), $(calc '%.1f' "$LOCATE_ONE / $ANCHOR_SQLITE")x sqlite3 'select 1' ($ANCHOR_SQLITE ms)"
+    t0=$EPOCHREALTIME
+    LOCATE_LINES=$("$BIN" locate -o cache="$cache" "$@" | wc -l)
+    LOCATE_BATCH=$(calc '%.3f' "($EPOCHREALTIME - $t0) * 1000 / $#")
+}

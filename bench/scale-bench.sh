@@ -22,16 +22,17 @@
 #                     photos do (scale-gen --metadata, bench/scale-meta.c: dates in trips and
 #                     everyday days over 2015-2024, GPS near real cities on a third, keywords on a
 #                     tenth, 300 named people in MWG face regions on 15 %, ratings on a twentieth);
-#                     the library is then library-P-B-meta
+#                     the library is then pictures-P-B-meta
 #   SCALE_FIND_MOUNT  0: no `find MNT` over the whole mount (at a million, 10 million entries and
 #                     about 270 s; groups/, events/ and dates/ are still walked)
 #   BENCH_SKIP_BUILD  1: use the binary already built instead of running `swift build -c release`
 #   BENCH_SCRATCH     the build folder (default bench/out/build)
 #   BENCH_STRICT      1: exit 1 when a target is missed (default: report only)
 #
-# The library is generated once into bench/out/scale/library-P-B/ (gitignored) and reused: one tiny
-# JPEG (64x48, ~1.2 KB, made by cjpeg) copied by bench/scale-gen.c, each copy unique by a COM
-# segment after SOI naming its album and number. Photos are album-NNNNN/IMG_NNNN.jpg and
+# The library is generated once into bench/out/scale/pictures-P-B/ (gitignored) and reused: one tiny
+# JPEG (64x48, ~1.2 KB, made by cjpeg) copied by bench/scale-gen.c, each copy a picture of its own
+# (four bytes of its scan data number it: content ids, and so the views, tell every photo apart;
+# the older library-P-B/ differed by a COM segment only, one picture a million times). Photos are album-NNNNN/IMG_NNNN.jpg and
 # album-big/IMG_NNNNN.jpg (with SCALE_METADATA, an Exif and an XMP APP1 after SOI too). The floor is bench/scale-walk.c (mode 1: stat every entry; mode 2: also
 # open every file and read its first 2 bytes), compiled here with gcc.
 #
@@ -42,11 +43,14 @@
 #                `ls -f` / `ls -l` of SOURCE and of SOURCE/album-big
 #   first mount  a fresh cache file: cold, then warm (another fresh file); on the warm one, the time
 #                until every view is complete (bench/views-complete.py), the daemon's CPU and VmHWM
-#                then, the catalog's size
+#                then, the catalog's size; the time until every photo has its content id (issue 32),
+#                the daemon's CPU and bytes read until then, and a `find groups/` run once the
+#                properties are read, while the ids are made (against the views' uncached one)
 #   views        on a fresh remount each: `ls -l` of each view's top folder and first subfolder,
 #                `find groups/`, `find events/` and `find dates/`, each twice (uncached, cached), per entry
 #   remount      the cache file of the warm first mount: cold (then `ls -f`/`ls -l` of the big album
-#                cold), then warm, and on that last mount: `ls -f groups`, `ls -f`/`ls -l` of the big
+#                cold), then warm, and on that last mount: `assetfs locate` (bench/lib.sh's
+#                locate_figures: one file a call against anchors, 1,000 files in one call), `ls -f groups`, `ls -f`/`ls -l` of the big
 #                album and of an album of 100, `find MNT | wc -l`, new thumbnails idle and during an
 #                `ls -lR` storm (SCALE_READERS processes, which render every thumbnail and fullscreen of
 #                an album), one photo
@@ -93,7 +97,7 @@ TOTAL=$((PHOTOS + BIG))
 # also has thumbnails/ and fullscreen/ views: 4 + 4 per album + 6 per photo)
 MIN_MNT=$((2 + 2 * EXPECT_ALBUMS + 4 * TOTAL))
 EXPECT_SRC=$((1 + EXPECT_ALBUMS + TOTAL))
-LIBRARY="$OUT/library-$PHOTOS-$BIG" GEN_FLAGS=()
+LIBRARY="$OUT/pictures-$PHOTOS-$BIG" GEN_FLAGS=()
 if ((METADATA)); then LIBRARY+=-meta GEN_FLAGS=(--metadata); fi
 STAMP="$LIBRARY.complete-v1"
 # a library generated elsewhere may be linked here (with its stamp): walked and mounted where it is
@@ -325,9 +329,13 @@ else
     "$OUT/scale-gen" "${GEN_FLAGS[@]}" "$LIBRARY" "$BASE" "$PHOTOS" "$PER_ALBUM" "$BIG"
     sync
     GEN_T=$(since "$t0")
-    # every file distinct and a JPEG that libjpeg decodes (a sample: hashing a million is a walk of its own)
-    djpeg -outfile /dev/null "$LIBRARY/album-00000/IMG_0000.jpg" || die "a generated file does not decode"
-    [[ $(md5sum "$LIBRARY/album-00000/"*.jpg | awk '{ print $1 }' | sort -u | wc -l) == "$PER_ALBUM" ]] || die "generated files are not distinct"
+    # every picture distinct and a JPEG that libjpeg decodes, perhaps with a warning (djpeg's exit
+    # status 2: a number in the scan data can read as a bad Huffman code); a sample: decoding a
+    # million is a walk of its own
+    for f in "$LIBRARY/album-00000/"*.jpg; do
+        djpeg "$f" 2>/dev/null | md5sum || ((PIPESTATUS[0] == 2)) || die "$f does not decode"
+    done >"$TMP/pictures.out"
+    [[ $(sort -u "$TMP/pictures.out" | wc -l) == "$PER_ALBUM" ]] || die "generated pictures are not distinct"
     printf '%s\n' "$GEN_T" >"$STAMP"
     GEN_NOTE="generated in $GEN_T s (this run)"
     log "generated in $GEN_T s"
@@ -392,15 +400,27 @@ RSS_FIRST_WARM="" HWM_FIRST_WARM=""
 [[ -n $DPID ]] && { RSS_FIRST_WARM=$(status_kb "$DPID" VmRSS); HWM_FIRST_WARM=$(status_kb "$DPID" VmHWM); }
 # --- views complete (issue 31): on this first mount, until every photo's properties are read and
 # placed in the views and the catalog stays unwritten (bench/views-complete.py says how)
-VIEWS_DONE="complete=- properties=- cpu_ms=- hwm_kb="
+VIEWS_DONE="complete=- properties=- ids=- cpu_ms=- hwm_kb="
+IDS_FIND=(- - - -) IDS_FIND_AT=- IDS_FIND_END=-
+undated_empty() { python3 -c 'import sqlite3, sys; sys.exit(sqlite3.connect(f"file:{sys.argv[1]}?mode=ro", uri=True, timeout=30).execute("SELECT EXISTS (SELECT 1 FROM undated)").fetchone()[0])' "${CACHE_B%.sqlite}.catalog.sqlite" 2>/dev/null; }
 if [[ -n $DPID ]]; then
     log "first mount warm: $FIRST_WARM s; waiting for the views to be complete"
-    VIEWS_DONE=$(python3 "$ROOT/bench/views-complete.py" "${CACHE_B%.sqlite}.catalog.sqlite" "$MNT" "$DPID" "$MOUNT_T0" "$STEP_TIMEOUT")
+    python3 "$ROOT/bench/views-complete.py" "${CACHE_B%.sqlite}.catalog.sqlite" "$MNT" "$DPID" "$MOUNT_T0" "$STEP_TIMEOUT" >"$TMP/views.out" &
+    VIEWS_PID=$!
+    # ids are made after the properties (issue 32): a `find groups/` meanwhile says whether they slow browsing
+    until undated_empty || ! kill -0 "$VIEWS_PID" 2>/dev/null; do sleep 1; done
+    c0=$(cpu_ticks "$DPID"); IDS_FIND_AT=$(since "$MOUNT_T0")
+    timed "$TMP/find.out" find "$MNT/groups"; IDS_FIND=("$(wc -l <"$TMP/find.out")" "$ELAPSED" "$(ms_since_ticks "$c0")" "$(load1)")
+    IDS_FIND_END=$(since "$MOUNT_T0")
+    log "find groups/ while ids are made: ${IDS_FIND[*]} (entries, s, daemon CPU ms, load), from $IDS_FIND_AT to $IDS_FIND_END s"
+    wait "$VIEWS_PID" || true
+    VIEWS_DONE=$(cat "$TMP/views.out")
     log "views: $VIEWS_DONE"
 fi
 LOAD_VIEWS=$(load1)
 view_field() { tr ' ' '\n' <<<"$VIEWS_DONE" | awk -F= -v k="$1" '$1 == k { print $2 }'; }
 VIEWS_T=$(view_field complete) VIEWS_PROPS_T=$(view_field properties) VIEWS_CPU=$(view_field cpu_ms) VIEWS_HWM=$(view_field hwm_kb)
+IDS_T=$(view_field ids) IDS_CPU=$(view_field ids_cpu_ms) IDS_RCHAR=$(view_field ids_rchar) IDS_READ=$(view_field ids_read_bytes)
 VIEWS_STATS=$(stats_json)
 stop_daemon
 CATALOG_BYTES=$(stat -c %s "${CACHE_B%.sqlite}.catalog.sqlite")
@@ -468,6 +488,12 @@ REMOUNT_WARM=$MOUNT_T
 RSS_REMOUNT_WARM=$(status_kb "$DPID" VmRSS)
 HWM_REMOUNT_WARM=$(status_kb "$DPID" VmHWM)
 log "remount warm: $REMOUNT_WARM s, VmRSS $(mib "$RSS_REMOUNT_WARM") MiB"
+
+# --- assetfs locate (issue 32), beside this mount: 1,000 photos spread over the albums
+mapfile -t LOCATE_FILES < <(for ((i = 0; i < 1000; i++)); do n=$((i * PHOTOS / 1000)); printf '%s/album-%05d/IMG_%04d.jpg\n' "$LIBRARY" $((n / PER_ALBUM)) $((n % PER_ALBUM)); done)
+locate_figures "$CACHE_B" "${LOCATE_FILES[@]}"
+LOAD_LOCATE=$(load1)
+log "locate: one call $LOCATE_ONE ms ($LOCATE_VS); a batch $LOCATE_BATCH ms a file"
 
 # --- listings
 timed "$TMP/ls.out" ls -f "$MNT/groups"; LSF_GROUPS=$ELAPSED
@@ -676,6 +702,12 @@ row "views complete after a first mount (warm)  (s)" "$(fmt_s "$VIEWS_T")" "$(fm
 row "  daemon CPU until then  (s, µs per photo)" "$(if isnum "$VIEWS_CPU"; then calc '%.1f' "$VIEWS_CPU / 1000"; else printf -- -; fi)" "" "" "" "$(per_entry "$(if isnum "$VIEWS_CPU"; then calc '%.3f' "$VIEWS_CPU / 1000"; else printf -- -; fi)" "$TOTAL") µs per photo (from the mount command's start)"
 row "  daemon VmHWM then  (MiB)" "$(mib "${VIEWS_HWM:-?}")" "" "" "< $T_RSS_MIB MiB" "$(verdict "$(mib "${VIEWS_HWM:-?}")" "<" "$T_RSS_MIB")"
 row "  catalog file after it  (MiB, bytes per photo)" "$(mib "$((CATALOG_BYTES / 1024))")" "" "" "" "$((CATALOG_BYTES / TOTAL)) B per photo (WAL not counted)"
+row "every photo's id after a first mount (warm)  (s)" "$(fmt_s "$IDS_T")" "$(fmt_s "$VIEWS_PROPS_T")" "$(rx "$IDS_T" "$VIEWS_PROPS_T")" "" "(issue 32; anchor: every photo's properties read, same mount)"
+row "  daemon CPU, bytes read until then  (s, MiB)" "$(if isnum "$IDS_CPU"; then calc '%.1f' "$IDS_CPU / 1000"; else printf -- -; fi)" "" "" "" "$(if isnum "$IDS_RCHAR"; then echo "rchar $((IDS_RCHAR / 1048576)) MiB, from disk $((IDS_READ / 1048576)) MiB"; fi) (from the mount command's start)"
+pe_during=$(per_entry "${IDS_FIND[1]}" "${IDS_FIND[0]}") pe_after=$(if ((${#FIND_GROUPS[@]} == 5)); then per_entry "${FIND_GROUPS[1]}" "${FIND_GROUPS[0]}"; else echo -; fi)
+row "find groups/ while ids are made, per entry  (µs)" "$pe_during" "$pe_after" "$(rx "$pe_during" "$pe_after")" "1x" "(anchor: after, uncached; ${IDS_FIND[0]} entries in ${IDS_FIND[1]} s, from $IDS_FIND_AT to $IDS_FIND_END s after the mount's start; daemon CPU ${IDS_FIND[2]} ms; load ${IDS_FIND[3]})"
+row "assetfs locate, one file a call, median of 20  (ms)" "$LOCATE_ONE" "$ANCHOR_TRUE" "$(rx "$LOCATE_ONE" "$ANCHOR_TRUE")" "< 10 ms" "$(verdict "$LOCATE_ONE" "<" 10) ($LOCATE_VS; load $LOAD_LOCATE)"
+row "assetfs locate, 1,000 files in one call  (ms a file)" "$LOCATE_BATCH" "" "" "" "($LOCATE_LINES lines)"
 for listed in "${VIEWS_LISTED[@]}"; do
     IFS='|' read -r view entries took <<<"$listed"
     row "ls -l $view ($entries entries), fresh mount  (s)" "$(fmt_s "$took")" "$(fmt_s "$SRC_LSL_SMALL")" "$(rx "$took" "$SRC_LSL_SMALL")" "" "(anchor: ls -l SOURCE/album-00001, $PER_ALBUM photos; load ${LOAD_LISTED:-?})"
@@ -706,7 +738,7 @@ echo
 echo "floor walks (s): stat only cold $(fmt_s "$W1_COLD"), warm $(fmt_s "$W1_WARM") | stat + 2 bytes cold $(fmt_s "$W2_COLD"), warm $(fmt_s "$W2_WARM") | find SOURCE $(fmt_s "$FIND_SRC")"
 echo "new thumbnails (s): idle ${IDLE[*]} | during the storm ${DURING[*]:-none}"
 echo "listings of the mount that failed while polling for a removal: $LIST_ERRORS"
-echo "views when complete (folders/members): $(cut -d' ' -f5- <<<"$VIEWS_DONE")"
+echo "views when complete (folders/members): $(cut -d' ' -f9- <<<"$VIEWS_DONE")"
 echo "stats when the views were complete: $VIEWS_STATS"
 echo "stats at end: $STATS"
 echo "daemon log: $DLOG; total bench time: $((SECONDS - START)) s"

@@ -1,6 +1,9 @@
-// Writes the scale-bench library: copies of one tiny JPEG, each made unique by a fixed-width COM
-// segment right after SOI that names its album and number (still a JPEG libjpeg decodes).
-// One process for the whole library; one write per file.
+// Writes the scale-bench library: copies of one tiny JPEG, each a picture of its own (the content
+// id hashes the picture's data, so copies that differ only outside it are one asset): four bytes
+// in the middle of the scan data number the picture (base 254 from 1, never 0xFF: no marker
+// appears; libjpeg still decodes it, with a warning at most). A fixed-width COM segment right
+// after SOI names its album and number. Every file has the same size and layout. One process for
+// the whole library; one write per file.
 //
 //   scale-gen [--metadata] LIBRARY BASE.jpg PHOTOS PER_ALBUM BIG [PREFIX]
 //       LIBRARY/PREFIX-NNNNN/IMG_NNNN.jpg: PHOTOS photos in albums of PER_ALBUM (the last may be
@@ -9,6 +12,8 @@
 //       library's order (albums, then the big album), an Exif and an XMP APP1 after SOI.
 //   scale-gen --one FILE BASE.jpg TAG
 //       one more photo (its COM segment names TAG), written to FILE.
+// Pictures are numbered in the library's order; an album of another PREFIX numbers from 1 << 24
+// and --one's photo is 1 << 25, so neither repeats a picture of the library.
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -27,6 +32,7 @@ static unsigned char *base;
 static size_t base_len;
 static unsigned char *buf;   // SOI + COM(COMMENT_LEN) + base[2...]
 static size_t buf_len;
+static size_t picture_at;             // in buf: the 4 bytes of scan data that number the picture
 static int with_metadata;
 static long photo_number;             // the photo's number in the library, for its metadata
 static unsigned char meta[META_MAX];
@@ -34,6 +40,23 @@ static unsigned char meta[META_MAX];
 static void die(const char *what, const char *path) {
     fprintf(stderr, "scale-gen: %s %s: %s\n", what, path, strerror(errno));
     exit(1);
+}
+
+// The middle of the first scan's entropy-coded data, past any 0xFF (a marker or stuffed byte
+// there would change meaning).
+static void find_scan_middle(void) {
+    size_t sos = 2;
+    while (sos + 4 < buf_len && !(buf[sos] == 0xFF && buf[sos + 1] == 0xDA)) sos++;
+    size_t data = sos + 2 + ((size_t)buf[sos + 2] << 8 | buf[sos + 3]);
+    size_t at = data + (buf_len - 2 - data) / 2;
+    while (at + 6 < buf_len && (buf[at - 1] == 0xFF || buf[at] == 0xFF || buf[at + 1] == 0xFF ||
+                               buf[at + 2] == 0xFF || buf[at + 3] == 0xFF)) at++;
+    if (sos + 4 >= buf_len || at + 6 >= buf_len) { fprintf(stderr, "scale-gen: no scan data to number\n"); exit(1); }
+    picture_at = at;
+}
+
+static void set_picture(unsigned long number) {
+    for (int i = 3; i >= 0; i--, number /= 254) buf[picture_at + i] = 1 + number % 254;
 }
 
 static void load_base(const char *path) {
@@ -52,6 +75,7 @@ static void load_base(const char *path) {
     buf[2] = 0xFF; buf[3] = 0xFE;                     // COM
     buf[4] = (COMMENT_LEN + 2) >> 8; buf[5] = (COMMENT_LEN + 2) & 0xFF;
     memcpy(buf + 6 + COMMENT_LEN, base + 2, base_len - 2);
+    find_scan_middle();
 }
 
 static void set_comment(const char *fmt, const char *a, long i) {
@@ -82,6 +106,7 @@ int main(int argc, char **argv) {
     if (argc == 5 && strcmp(argv[1], "--one") == 0) {
         load_base(argv[3]);
         set_comment("assetfs scale-bench extra %s %ld", argv[4], 0);
+        set_picture(1ul << 25);
         write_at(AT_FDCWD, argv[2], argv[2]);
         return 0;
     }
@@ -104,6 +129,7 @@ int main(int argc, char **argv) {
 
     char album[64], name[32];
     int dirfd = -1;
+    unsigned long picture = strcmp(prefix, "album") == 0 ? 0 : 1ul << 24;
     for (long i = 0; i < photos; i++) {
         if (i % per_album == 0) {
             if (dirfd >= 0) close(dirfd);
@@ -112,6 +138,7 @@ int main(int argc, char **argv) {
         }
         snprintf(name, sizeof name, "IMG_%04ld.jpg", i % per_album);
         set_comment("assetfs scale-bench %s %ld", album, i % per_album);
+        set_picture(picture++);
         write_at(dirfd, name, name);
         if ((i + 1) % 100000 == 0) fprintf(stderr, "scale-gen: %ld photos\n", i + 1);
     }
@@ -122,6 +149,7 @@ int main(int argc, char **argv) {
         for (long i = 0; i < big; i++) {
             snprintf(name, sizeof name, "IMG_%05ld.jpg", i);
             set_comment("assetfs scale-bench %s %ld", album, i);
+            set_picture(picture++);
             write_at(dirfd, name, name);
         }
         close(dirfd);

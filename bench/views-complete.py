@@ -11,8 +11,10 @@ Polls every 0.5 s: a read-only connection of its own (the daemon's writer is nev
 stats read and a listing of each view's top folder through the mount.
 
 Prints one line of key=value: complete (s, or TIMEOUT), properties (s until `undated` was empty),
-cpu_ms (the daemon's user + system CPU at completion), hwm_kb (its VmHWM then), then per view
-`<view>=<folders>/<members>` (the view's stored folders and member asset folders).
+ids (s until every photo also had its content id, issue 32: no properties row without one),
+ids_cpu_ms, ids_rchar, ids_read_bytes (the daemon's CPU and bytes read, /proc/PID/io, until
+then), cpu_ms (the daemon's user + system CPU at completion), hwm_kb (its VmHWM then), then per
+view `<view>=<folders>/<members>` (the view's stored folders and member asset folders).
 """
 import json
 import os
@@ -34,6 +36,12 @@ def cpu_ms(pid):
 def hwm_kb(pid):
     with open(f"/proc/{pid}/status") as f:
         return next((int(line.split()[1]) for line in f if line.startswith("VmHWM:")), 0)
+
+
+def io(pid):
+    with open(f"/proc/{pid}/io") as f:
+        fields = dict(line.split(": ") for line in f.read().splitlines())
+    return f"ids_rchar={fields['rchar']} ids_read_bytes={fields['read_bytes']}"
 
 
 def stats(mountpoint):
@@ -68,6 +76,11 @@ def stored_views(db):
     return " ".join(f"{name}={folders.get(i, 0)}/{members.get(i, 0)}" for i, name in enumerate(VIEWS))
 
 
+def lacking_ids(db):
+    """A photo whose properties are read but not its id (NULLs come first in the id's index)."""
+    return db.execute("SELECT EXISTS (SELECT 1 FROM properties WHERE content_id IS NULL)").fetchone()[0]
+
+
 def main():
     catalog, mountpoint, pid, t0, timeout = sys.argv[1], sys.argv[2], int(sys.argv[3]), float(sys.argv[4]), float(sys.argv[5])
     deadline = time.time() + timeout
@@ -80,6 +93,7 @@ def main():
             db = None
             time.sleep(0.5)
     last, changed, cpu_at, hwm_at, properties = None, time.time(), 0, 0, "TIMEOUT"
+    ids = "ids=TIMEOUT"
     while time.time() < deadline:
         undated = db.execute("SELECT count(*) FROM undated").fetchone()[0]
         version = db.execute("PRAGMA data_version").fetchone()[0]
@@ -87,14 +101,16 @@ def main():
         now = time.time()
         if undated == 0 and properties == "TIMEOUT":
             properties = f"{now - t0:.2f}"
+        if undated == 0 and ids == "ids=TIMEOUT" and not lacking_ids(db):
+            ids = f"ids={now - t0:.2f} ids_cpu_ms={cpu_ms(pid)} {io(pid)}"
         state = (undated, version, counters.get("catalog_pending"), counters.get("catalog_complete"), tops(mountpoint))
         if state != last:
             last, changed, cpu_at, hwm_at = state, now, cpu_ms(pid), hwm_kb(pid)
         elif undated == 0 and state[2] == 0 and state[3] == 1 and now - changed >= QUIET:
-            print(f"complete={changed - t0:.2f} properties={properties} cpu_ms={cpu_at} hwm_kb={hwm_at} {per_view(db)}")
+            print(f"complete={changed - t0:.2f} properties={properties} {ids} cpu_ms={cpu_at} hwm_kb={hwm_at} {per_view(db)}")
             return
         time.sleep(0.5)
-    print(f"complete=TIMEOUT properties={properties} cpu_ms={cpu_ms(pid)} hwm_kb={hwm_kb(pid)}")
+    print(f"complete=TIMEOUT properties={properties} {ids} cpu_ms={cpu_ms(pid)} hwm_kb={hwm_kb(pid)}")
 
 
 if __name__ == "__main__":

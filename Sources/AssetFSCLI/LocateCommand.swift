@@ -39,27 +39,36 @@ struct LocateCommand {
     }
 
     func run() -> Int32 {
-        var catalogs: [FilePath: CatalogStore] = [:], status: Int32 = 0, output: [UInt8] = []
+        var readers: [FilePath: CatalogReader?] = [:], stores: [FilePath: CatalogStore] = [:], mounts: [MountTable.Entry]?
+        var status: Int32 = 0, output: [UInt8] = []
         let tree = MountTree(sizes: configuration.mount.sizes)
         for (index, file) in files.enumerated() {
             // The folder's real path and the name as given: a FILE that is a link is itself, not where it leads.
             let given = FilePath(file)
             let real = MountCommand.realPath(given.parent.isEmpty ? FilePath(".") : given.parent).appending(given.lastComponent)
-            guard let source = source(of: real) else {
+            guard let reader = catalog(of: real, opened: &readers) else {
                 Log.error("locate: \(file): not in a SOURCE assetfs has scanned (give -o cache=FILE if its mount was given one)")
                 status = 1
                 continue
             }
-            let catalog = catalogs[source] ?? configuration.catalogOpener(for: source)()
-            catalogs[source] = catalog
+            let source = reader.source
             let relative = FilePath(bytes: Array(real.bytes.dropFirst(source.bytes.count + 1)))
-            let answer: Answer = catalog.read { snapshot in
+            let ask = { (snapshot: borrowing CatalogSnapshot) -> Answer in
                 if let row = snapshot.photo(at: relative) { return .shown(tree.paths(showing: row, in: snapshot)) }
                 return snapshot.skipReason(at: relative).map { .skipped($0) } ?? .unknown
             }
+            let answer: Answer
+            if reader.isCurrent {
+                answer = reader.read(ask)
+            } else {
+                let store = stores[source] ?? configuration.catalogOpener(for: source)()
+                stores[source] = store
+                answer = store.read(ask)
+            }
             switch answer {
             case .shown(let paths):
-                let base = mountpoint(of: source).map { $0.bytes + [0x2F] } ?? []
+                if mounts == nil { mounts = (try? MountTable.entries()) ?? [] }
+                let base = mountpoint(of: source, in: mounts ?? []).map { $0.bytes + [0x2F] } ?? []
                 let name = Array(file.utf8)
                 if !nulTerminated, files.count > 1 { output += (index > 0 ? [0x0A] : []) + SkippedCommand.escaped(name) + Array(":\n".utf8) }
                 for path in paths {
@@ -77,21 +86,23 @@ struct LocateCommand {
         return status
     }
 
-    /// The nearest folder above `file` whose catalog (as the options place it) is of that folder.
-    private func source(of file: FilePath) -> FilePath? {
+    /// The catalog of the nearest folder above `file` whose catalog (as the options place it) is
+    /// of that folder, read through one connection: each catalog file is opened once a run.
+    private func catalog(of file: FilePath, opened: inout [FilePath: CatalogReader?]) -> CatalogReader? {
         var folder = file.parent
         while !folder.isEmpty {
-            if CatalogStore.source(ofCatalogAt: configuration.catalogPath(for: folder)) == folder { return folder }
+            let path = configuration.catalogPath(for: folder)
+            if opened[path] == nil { opened[path] = .some(CatalogReader(path: path)) }
+            if let reader = opened[path] ?? nil, reader.source == folder { return reader }
             guard folder.bytes != [0x2F] else { return nil }
             folder = folder.parent
         }
         return nil
     }
 
-    /// Where `source` is mounted, if it is.
-    private func mountpoint(of source: FilePath) -> FilePath? {
-        let entries = (try? MountTable.entries()) ?? []
-        return entries.first { $0.type == Array("fuse.assetfs".utf8) && MountCommand.realPath(FilePath(bytes: $0.source)) == source }
+    /// Where `source` is mounted, if it is, among the mount table's `entries`.
+    private func mountpoint(of source: FilePath, in entries: [MountTable.Entry]) -> FilePath? {
+        entries.first { $0.type == Array("fuse.assetfs".utf8) && MountCommand.realPath(FilePath(bytes: $0.source)) == source }
             .map { FilePath(bytes: $0.mountpoint) }
     }
 }

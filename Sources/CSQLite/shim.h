@@ -14,4 +14,8 @@ static inline int csqlite_bind_text(sqlite3_stmt *s, int i, const char *p) {
 static inline int csqlite_disable_memory_statistics(void) {
     return sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 }
+/* sqlite3_db_config is variadic too. */
+static inline int csqlite_no_checkpoint_on_close(sqlite3 *db) {
+    return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
 #endif

@@ -49,15 +49,3 @@ extension CatalogSnapshot {
         }
     }
 }
-
-extension CatalogStore {
-    /// The SOURCE the catalog at `path` is of (what `CatalogStore.init` claims it for), read
-    /// without opening it as a store (which would empty a catalog of another SOURCE); nil when
-    /// there is no catalog there.
-    public static func source(ofCatalogAt path: FilePath) -> FilePath? {
-        guard (try? FileStatus(path: path)) != nil, let db = try? Database(path: path, busyTimeout: 1000) else { return nil }
-        var stored: [UInt8]?
-        try? db.query("SELECT value FROM meta WHERE key = 'source'") { stored = $0.blob(0) }
-        return stored.map { FilePath(bytes: $0) }
-    }
-}

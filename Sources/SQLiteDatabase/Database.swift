@@ -192,6 +192,13 @@ public final class Database: @unchecked Sendable {
     /// Whether a transaction is open on this connection (`BEGIN` without its `COMMIT` yet).
     public var isInTransaction: Bool { sqlite3_get_autocommit(handle) == 0 }
 
+    /// Leaves the write-ahead log as it is when this connection, the last one, closes: SQLite
+    /// would otherwise copy the whole log into the file (and sync it) on behalf of a process that
+    /// only read, on every run of a short-lived command while no mount holds the file open.
+    public func skipCheckpointOnClose() {
+        csqlite_no_checkpoint_on_close(handle)
+    }
+
     /// Whether SQLite opened the file read-only (it does when it may not write it: a read-only
     /// folder or file system), which the connection then stays.
     public var isReadOnly: Bool { sqlite3_db_readonly(handle, "main") != 0 }
