@@ -14,17 +14,21 @@ extension AssetFileSystem {
     /// that have none yet; `invalidate` is where what the kernel must forget goes. Call once the
     /// mount serves.
     public func readPropertiesInBackground() {
-        let kernel = kernel
+        let kernel = kernel, background = background
         background.start({ [weak self] shouldContinue, invalidate in
-            self?.readPendingProperties(shouldContinue: shouldContinue, invalidate: invalidate)
+            self?.readPendingProperties(shouldContinue: shouldContinue, hashingShouldContinue: { !background.isPassWanted },
+                                        invalidate: invalidate)
         }, invalidate: { kernel($0) })
     }
 
     /// Reads and stores the properties of every photo that has none yet, `pageSize` photos to a
     /// transaction (so days appear as their photos are read), then makes the content ids and the
-    /// rendition digests of copies. Returns how many properties were stored.
+    /// rendition digests of copies while `hashingShouldContinue` too (the background ends them when
+    /// a change is waiting: a photo edited meanwhile would otherwise wait, undated, for the whole
+    /// library to be hashed). Returns how many properties were stored.
     @discardableResult
     public func readPendingProperties(pageSize: Int = 128, shouldContinue: () -> Bool = { true },
+                                      hashingShouldContinue: () -> Bool = { true },
                                       invalidate: ([Invalidation]) -> Void = { _ in }) -> Int {
         var after: Int64 = 0, stored = 0
         takeoutTitles.forget()  // a JSON changed since the last pass is read again
@@ -47,8 +51,9 @@ extension AssetFileSystem {
                 break
             }
         }
-        makePendingContentIDs(pageSize: pageSize, shouldContinue: shouldContinue, invalidate: invalidate)
-        makePendingRenditionDigests(pageSize: pageSize, shouldContinue: shouldContinue)
+        func hashing() -> Bool { shouldContinue() && hashingShouldContinue() }
+        makePendingContentIDs(pageSize: pageSize, shouldContinue: hashing, invalidate: invalidate)
+        makePendingRenditionDigests(pageSize: pageSize, shouldContinue: hashing)
         return stored
     }
 

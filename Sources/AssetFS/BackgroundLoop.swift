@@ -66,6 +66,10 @@ final class BackgroundLoop: Sendable {
 
     var isStopping: Bool { state.withLock { $0.stopping } }
 
+    /// Whether a poke came since the pass under way began: another pass is queued, and work that
+    /// can wait (hashing) should end this one so that it runs now.
+    var isPassWanted: Bool { state.withLock { $0.passWanted } }
+
     /// Ends the pass under way at its next photo and waits for it; what is queued is dropped.
     func stop() {
         state.withLock { $0.stopping = true }
