@@ -104,6 +104,27 @@ import Testing
         #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.map(\.mountPath) == [FilePath("groups/A/bad"), FilePath("groups/B/bad")])
     }
 
+    /// A shared failure names the copy asked about, never the one that was rendered: a reader
+    /// allowed only B's album learns nothing of A's (`allow_other`): while this mount holds the
+    /// failure, and once the store has it.
+    @Test func aSharedFailureNamesTheCopyAskedAbout() throws {
+        let fixture = Fixture(["A/bad.jpg": "malformed/null_height.jpg", "B/bad.jpg": "malformed/null_height.jpg"])
+        let store = try RenditionStore(path: fixture.cachePath, capacity: 1 << 30)
+        let fs = try fixture.fileSystem(store: store)
+        fs.readPendingProperties()
+        _ = try fs.readAll("groups/A/bad/thumbnail.jpg").get()
+        func reasons(_ fs: AssetFileSystem) throws -> [String?] {
+            try ["A", "B"].map { try EditRenditionSourceTests.errorAttribute(fs, "groups/\($0)/bad") }
+        }
+        let held = try reasons(fs)
+        #expect(held[0]?.hasPrefix("A/bad.jpg: ") == true && held[1]?.hasPrefix("B/bad.jpg: ") == true, "\(held)")
+        #expect(held[1]?.contains("A/") == false, "\(held)")
+        fs.pipeline.waitForWrites()
+        #expect(try reasons(fs) == held, "as the store has it")
+        #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.map(\.reason) == held.compactMap { $0 })
+        #expect(fs.renders == 1)
+    }
+
     @Test func aFileChangedOrGoneGetsNoDigest() throws {
         let fixture = Self.copies()
         let fs = try fixture.fileSystem()
