@@ -26,9 +26,16 @@ extension RenditionPipeline {
     /// interrupted leaves: the job moves back to the priority of those left, or, none left and
     /// still queued, is dropped; a render already running finishes into the cache.
     /// The lane's jobs are moved only under the pipeline's lock, so moves happen in order.
+    /// `onStarting` is called, before anything can complete, if this caller starts the render.
+    /// A broken photo's reason reaches each waiter told under its own request's name: the flight
+    /// carries the cause alone, since copies sharing the key join it (`RenditionRequest.told`).
     func produceOnce(_ request: RenditionRequest, priority: WorkPriority, interruption: Interruption.Source?,
-                             completion: @escaping Completion) {
+                     onStarting: @Sendable () -> Void = {}, completion: @escaping Completion) {
         let key = request.key
+        let completion: Completion = { result in
+            guard case .failure(.broken(let cause)) = result else { return completion(result) }
+            completion(.failure(.broken(reason: request.told(cause))))
+        }
         let (number, waiter, isNew): (UInt64, UInt64, Bool) = state.withLock { state in
             state.waitersJoined += 1
             let waiter = Waiter(id: state.waitersJoined, priority: priority, completion: completion)
@@ -46,6 +53,7 @@ extension RenditionPipeline {
             state.inFlight[key] = flight
             return (flight.number, waiter.id, false)
         }
+        if isNew { onStarting() }
         interruption?()?.onInterrupt { [self] in leave(key, flight: number, waiter: waiter) }
         guard isNew else { return }
         Statistics.bump(statistics.cacheMisses)

@@ -22,22 +22,21 @@ extension RenditionPipeline {
         let rendition: Rendition
         do { rendition = try renderer.render(file.descriptor, format: request.photo.format, spec: request.spec, name: name) } catch {
             guard error.isContentFailure else {
-                return unavailable(request, .unavailable(.io), reason: error.description)
+                return unavailable(request, .unavailable(.io), reason: request.told(error.cause))
             }
             if let status = try? file.status(), let wait = Self.timeToSettle(status) {
-                judgeWhenSettled(request, reason: error.description, storing: error.failsUnderAnySettings, after: wait)
+                judgeWhenSettled(request, cause: error.cause, storing: error.failsUnderAnySettings, after: wait)
                 return nil
             }
-            return fail(request.key, error.description, storing: error.failsUnderAnySettings)
+            return fail(request, error.cause, storing: error.failsUnderAnySettings)
         }
         // A source rewritten under the render could give a mix of old and new: serve nothing.
         guard let after = try? file.status(), SourceIdentity(after) == request.photo.identity else {
             return unavailable(request, .changed("changed while it was being rendered"))
         }
         for warning in rendition.warnings { Log.warning("\(name): \(warning); rendered anyway") }
-        let previewReason = rendition.previewReason.map { "\(name): \($0)" }
-        if let previewReason { logOnce(previewReason, warning: true) }
-        keep(rendition.jpeg, for: request.key, previewReason: previewReason)
+        if let previewReason = rendition.previewReason { logOnce(request.told(previewReason), warning: true) }
+        keep(rendition.jpeg, for: request.key, previewReason: rendition.previewReason)
         return .success(rendition.jpeg)
     }
 
@@ -51,18 +50,20 @@ extension RenditionPipeline {
 
     /// A photo that cannot be rendered: logged once, remembered until its source changes, so it is
     /// not decoded on every access: by this mount, and when `storing` (it would fail under any
-    /// settings) in the store, which every mount of this source shares.
-    func fail(_ key: CacheKey, _ reason: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
+    /// settings) in the store, which every mount of this source shares. The log names the file
+    /// tried; what is kept, and given to the flight's waiters, is the `cause` alone.
+    func fail(_ request: RenditionRequest, _ cause: String, storing: Bool) -> Result<[UInt8], RenditionFailure> {
+        let key = request.key
         Statistics.bump(statistics.renderFailures)
-        logOnce(reason, warning: false)
-        state.withLock { $0.failures[key] = reason }
+        logOnce(request.told(cause), warning: false)
+        state.withLock { $0.failures[key] = cause }
         if cache.isEnabled, storing {
             write { [self] store throws(DatabaseError) in
-                try store.storeFailure(reason, for: key)
+                try store.storeFailure(cause, for: key)
                 state.withLock { _ = $0.failures.removeValue(forKey: key) }
             }
         }
-        return .failure(.broken(reason: reason))
+        return .failure(.broken(reason: cause))
     }
 
     @discardableResult

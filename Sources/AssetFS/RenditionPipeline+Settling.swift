@@ -24,8 +24,8 @@ extension RenditionPipeline {
     }
 
     /// Completes the render of `request`'s key (whose waiters stay in flight) once its source has
-    /// settled: broken for `reason` if the file is as the catalog has it, else changed.
-    func judgeWhenSettled(_ request: RenditionRequest, reason: String, storing: Bool, after wait: DispatchTimeInterval) {
+    /// settled: broken for `cause` if the file is as the catalog has it, else changed.
+    func judgeWhenSettled(_ request: RenditionRequest, cause: String, storing: Bool, after wait: DispatchTimeInterval) {
         let key = request.key
         state.withLock { _ = $0.settling.insert(key) }
         DispatchQueue.global().asyncAfter(deadline: .now() + wait) { [self] in
@@ -38,7 +38,7 @@ extension RenditionPipeline {
             defer { state.withLock { $0.judging -= 1 } }
             do throws(SourceFiles.Failure) {
                 _ = try sourceFiles.open(request.photo)  // fails unless it is still as the catalog has it
-                complete(key, with: fail(key, reason, storing: storing))
+                complete(key, with: fail(request, cause, storing: storing))
             } catch {
                 complete(key, with: unavailable(request, error))
             }

@@ -70,7 +70,7 @@ public final class RenditionPipeline: Sendable {
     /// of this key. Answers at once, on the caller's thread, when known.
     public func size(_ request: RenditionRequest, priority: WorkPriority = .interactive, interruption: Interruption.Source? = nil,
                      completion: @escaping @Sendable (Result<Int, RenditionFailure>) -> Void) {
-        switch knownOutcome(request.key) {
+        switch knownOutcome(request) {
         case .rendered(let size)?:
             Statistics.bump(statistics.cacheHits)
             completion(.success(size))
@@ -97,7 +97,7 @@ public final class RenditionPipeline: Sendable {
                 Log.warning("\(store.path): cache read failed: \(error)")
             }
         }
-        if case .failed(let reason)? = knownOutcome(key) { return completion(.failure(.broken(reason: reason))) }
+        if case .failed(let reason)? = knownOutcome(request) { return completion(.failure(.broken(reason: reason))) }
         produceOnce(request, priority: .interactive, interruption: interruption) { completion($0.map(slice)) }
     }
 
@@ -105,8 +105,8 @@ public final class RenditionPipeline: Sendable {
     /// preview the file carries, if either is known; never renders.
     public func knownReason(_ request: RenditionRequest) -> String? {
         let key = request.key
-        if let held = state.withLock({ $0.failures[key] ?? $0.previewReasons[key] }) { return held }
-        return (try? cache.store?.reason(for: key)) ?? nil
+        let cause = state.withLock { $0.failures[key] ?? $0.previewReasons[key] } ?? (try? cache.store?.reason(for: key)) ?? nil
+        return cause.map(request.told)
     }
 
     /// The keys of every failure known, and of every rendition made from a preview: this mount's,
@@ -166,16 +166,18 @@ public final class RenditionPipeline: Sendable {
         done.wait()
     }
 
-    public enum WarmResult: Sendable { case alreadyCached, rendered, failed(String) }
+    public enum WarmResult: Sendable, Equatable { case alreadyCached, rendered, failed(String) }
 
     /// For `assetfs warm`: makes sure the bytes are in the cache, without reading them. Warm work
-    /// queues behind what people are waiting for.
+    /// queues behind what people are waiting for. Rendered: this request started the render; one
+    /// that joined it (a copy sharing its key) was already on its way into the cache.
     public func ensureStored(_ request: RenditionRequest, completion: @escaping @Sendable (WarmResult) -> Void) {
-        if case .failed(let reason)? = knownOutcome(request.key) { return completion(.failed(reason)) }
+        if case .failed(let reason)? = knownOutcome(request) { return completion(.failed(reason)) }
         if (try? cache.store?.contains(request.key)) == true { return completion(.alreadyCached) }
-        produceOnce(request, priority: .warm, interruption: nil) { result in
+        let started = Locked(false)
+        produceOnce(request, priority: .warm, interruption: nil, onStarting: { started.withLock { $0 = true } }) { result in
             switch result {
-            case .success: completion(.rendered)
+            case .success: completion(started.withLock { $0 } ? .rendered : .alreadyCached)
             case .failure(.broken(let reason)), .failure(.unavailable(_, let reason)): completion(.failed(reason))
             }
         }
@@ -193,14 +195,17 @@ public final class RenditionPipeline: Sendable {
 
     // MARK: Producing
 
-    /// Size or failure from this mount's memory, then the store (which `assetfs warm` also fills).
-    private func knownOutcome(_ key: CacheKey) -> Outcome? {
-        if let known = state.withLock({ state in state.knownSizes[key].map(Outcome.rendered) ?? state.failures[key].map(Outcome.failed) }) {
-            return known
+    /// Size or failure from this mount's memory, then the store (which `assetfs warm` also fills);
+    /// a failure told as `request`'s.
+    private func knownOutcome(_ request: RenditionRequest) -> Outcome? {
+        let key = request.key
+        var outcome = state.withLock { state in state.knownSizes[key].map(Outcome.rendered) ?? state.failures[key].map(Outcome.failed) }
+        if outcome == nil, let store = cache.store, let stored = try? store.outcome(for: key) {
+            if case .rendered(let size) = stored { remember(size, for: key) }
+            outcome = stored
         }
-        guard let store = cache.store, let stored = try? store.outcome(for: key) else { return nil }
-        if case .rendered(let size) = stored { remember(size, for: key) }
-        return stored
+        guard case .failed(let cause)? = outcome else { return outcome }
+        return .failed(reason: request.told(cause))
     }
 
     private func remember(_ size: Int, for key: CacheKey) {

@@ -12,6 +12,10 @@ public struct RenditionRequest: Sendable {
     /// How every message about it names the photo: its path inside SOURCE, never SOURCE's own
     /// place, since the reasons reach other users (`user.assetfs.error` under `allow_other`, Samba).
     public var displayName: String { photo.relativePath.description }
+
+    /// `cause` as this photo's reason. What is kept under a key (a failure, a preview's reason)
+    /// is the cause alone, since copies share the key and each is told under its own name only.
+    public func told(_ cause: String) -> String { "\(displayName): \(cause)" }
     /// What the rendered pixels depend on: the file (by its relative path and identity, or by its
     /// rendition digest when it has copies: they share one rendition) + the spec + the renderer's
     /// fingerprint: a changed photo, spec or renderer never meets an old rendition.

@@ -38,10 +38,11 @@ public final class RenditionStore: Sendable {
     public let capacity: Int64
     let reader: Locked<Database>
     let writer: Locked<Database>
-    /// 3: failures name the photo inside SOURCE (version 2's named SOURCE's absolute path), and
-    /// are indexed: the broken photos are counted on every read of the statistics.
-    private static let schemaVersion = 3
-    private static let failureIndex = "CREATE INDEX outcomes_failed ON outcomes(failure) WHERE failure IS NOT NULL;"
+    /// 4: reasons name no file (copies share a key; each is named as itself when told); 3's named
+    /// the photo inside SOURCE, 2's SOURCE's absolute path. Failures are indexed (since 3): the
+    /// broken photos are counted on every read of the statistics.
+    private static let schemaVersion = 4
+    private static let failureIndex = "CREATE INDEX IF NOT EXISTS outcomes_failed ON outcomes(failure) WHERE failure IS NOT NULL;"
     /// A read that cannot start at once (a checkpoint truncating the WAL) is a miss, not a stall.
     private static let readTimeout: Int32 = 200
 
@@ -81,10 +82,17 @@ public final class RenditionStore: Sendable {
         try db.execute(pragmas)
         var version: Int64 = 0
         try db.query("PRAGMA user_version") { version = $0.integer(0) }
-        if version == 2 {
-            // Same layout; its failures are forgotten (found again on first use, one decode each),
-            // since their reasons named where SOURCE is, for every user of the mount to read.
-            try db.execute("BEGIN IMMEDIATE; DELETE FROM outcomes WHERE failure IS NOT NULL; \(Self.failureIndex) PRAGMA user_version = 3; COMMIT;")
+        if version == 2 || version == 3 {
+            // Same layout; its reasons are forgotten (found again on first use, one decode each),
+            // since they name a file: one copy's reader would read another's path. A rendition
+            // made from a preview goes with its reason, so it is made again and says why.
+            try db.execute("""
+                BEGIN IMMEDIATE;
+                DELETE FROM entries WHERE key IN (SELECT key FROM outcomes WHERE failure IS NOT NULL AND size IS NOT NULL);
+                DELETE FROM outcomes WHERE failure IS NOT NULL;
+                \(Self.failureIndex) PRAGMA user_version = \(Self.schemaVersion);
+                COMMIT;
+                """)
         } else if version != Self.schemaVersion {
             // Renditions are derived data: an older layout is dropped, not migrated.
             try db.execute("""

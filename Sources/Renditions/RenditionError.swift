@@ -38,7 +38,11 @@ public struct RenditionError: Error, Sendable, Equatable, CustomStringConvertibl
         self.medium = medium
     }
 
-    public var description: String { "\(path): \(kind.phrase(medium)): \(reason)" }
+    public var description: String { "\(path): \(cause)" }
+
+    /// What went wrong without the file's name: what copies sharing one rendition keep, each
+    /// named as itself when told (`RenditionRequest.told`).
+    public var cause: String { "\(kind.phrase(medium)): \(reason)" }
 
     /// Whether the photo itself is at fault, so trying again cannot help until it changes. A file
     /// that could not be read (gone, no permission, I/O error) may read fine next time.

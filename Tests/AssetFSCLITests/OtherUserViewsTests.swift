@@ -139,5 +139,27 @@ extension Mounted {
                 #expect(Command.run("runuser", ["-u", "nobody", "--"] + date).out == "2019-08-21T11:21:36", "nobody: the still's own date")
             }
         }
+
+        /// Two byte-identical broken copies share one failure: the copy in an album nobody may read
+        /// is rendered first, yet nobody's `user.assetfs.error` of the open copy names only it.
+        @Test func aSharedFailureNamesOnlyTheCopyAnotherUserReads() throws {
+            let library = Library(sourceName: "Photos", albums: ["Open", "Secret"].map { album in
+                Library.Album(name: Array(album.utf8), assets: [
+                    Library.Asset(name: Array("bad".utf8), source: Array("\(album)/bad.jpg".utf8), sample: "malformed/null_height.jpg"),
+                ])
+            })
+            try withScratch(library, changesSource: true) { scratch in
+                #expect(system("chmod -R go+rX '\(scratch.path)' && chmod 700 '\(scratch.source)/Secret'") == 0)
+                let mount = try scratch.mount(options: ["allow_other"])
+                let catalog = scratch.path + "/cache.catalog.sqlite"
+                let digests = eventually(timeout: 30) { SharedRenditionsMountTests.count(catalog, "SELECT count(*) FROM properties WHERE length(rendition_digest) = 16") == 2 }
+                #expect(digests, "both copies read whole in the background")
+                _ = RawFiles.read(mount.groups / "Secret" / "bad" / "thumbnail.jpg")
+                let open = String(decoding: mount.groups / "Open" / "bad", as: UTF8.self)
+                let told = Command.run("runuser", ["-u", "nobody", "--", "getfattr", "--only-values", "-n", "user.assetfs.error", open])
+                #expect(told.status == 0 && told.out.hasPrefix("Open/bad.jpg: ") && !told.out.contains("Secret"), "\(told.out) \(told.err)")
+                #expect(try mount.stats().renders == 1, "one render for both")
+            }
+        }
     }
 }

@@ -50,6 +50,7 @@ extension Mounted {
             try withScratch(Self.library) { scratch in
                 let warm = AssetFS.run(["warm", "-o", "cache=\(scratch.cache)", scratch.source], timeout: 300)
                 #expect(warm.status == 0, "warm: \(warm.out) \(warm.err)")
+                #expect(warm.out.hasPrefix("rendered 1, already cached 1, failed 0"), "one render, counted once: \(warm.out)")
                 #expect(Self.count(scratch.cache, "SELECT count(*) FROM entries") == 1, "one entry for both copies")
                 let mount = try scratch.mount()
                 let thumbnails = ["Trip", "Photos from 2002"].map { mount.groups / $0 / "PXL_1" / "thumbnail.jpg" }

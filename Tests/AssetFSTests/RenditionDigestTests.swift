@@ -1,9 +1,11 @@
 import Catalog
+import Dispatch
 import Glibc
 import PhotoSource
 import Posix
 import RenditionCache
 import Renditions
+import Synchronization
 import Testing
 @testable import AssetFS
 
@@ -102,6 +104,58 @@ import Testing
         #expect(fs.renders == 1)
         fs.pipeline.waitForWrites()
         #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.map(\.mountPath) == [FilePath("groups/A/bad"), FilePath("groups/B/bad")])
+    }
+
+    /// A shared failure names the copy asked about, never the one that was rendered: a reader
+    /// allowed only B's album learns nothing of A's (`allow_other`): while this mount holds the
+    /// failure, and once the store has it.
+    @Test func aSharedFailureNamesTheCopyAskedAbout() throws {
+        let fixture = Fixture(["A/bad.jpg": "malformed/null_height.jpg", "B/bad.jpg": "malformed/null_height.jpg"])
+        let store = try RenditionStore(path: fixture.cachePath, capacity: 1 << 30)
+        let fs = try fixture.fileSystem(store: store)
+        fs.readPendingProperties()
+        _ = try fs.readAll("groups/A/bad/thumbnail.jpg").get()
+        func reasons(_ fs: AssetFileSystem) throws -> [String?] {
+            try ["A", "B"].map { try EditRenditionSourceTests.errorAttribute(fs, "groups/\($0)/bad") }
+        }
+        let held = try reasons(fs)
+        #expect(held[0]?.hasPrefix("A/bad.jpg: ") == true && held[1]?.hasPrefix("B/bad.jpg: ") == true, "\(held)")
+        #expect(held[1]?.contains("A/") == false, "\(held)")
+        fs.pipeline.waitForWrites()
+        #expect(try reasons(fs) == held, "as the store has it")
+        #expect(fs.catalog.read { fs.brokenAssets(in: $0) }.map(\.reason) == held.compactMap { $0 })
+        #expect(fs.renders == 1)
+    }
+
+    /// `assetfs warm` asks for both copies at once: one render, counted once (the copy that
+    /// joined it was already on its way into the cache); a failure is told to each under its own name.
+    @Test(arguments: [("one.jpg", "cameras/Canon_EOS_7D.jpg"), ("bad.jpg", "malformed/null_height.jpg")])
+    func warmCountsASharedRenderOnce(name: String, sample: String) throws {
+        let fixture = Fixture(["A/\(name)": sample, "B/\(name)": sample])
+        let fs = try fixture.fileSystem()
+        fs.readPendingProperties()
+        let requests = try ["A", "B"].map { RenditionRequest(try Self.row(fs, "\($0)/\(name)"), spec: fs.options.spec(fs.options.sizes.thumbnail)) }
+        #expect(requests[0].key == requests[1].key)
+        let results = Mutex<[String: RenditionPipeline.WarmResult]>([:])
+        let done = DispatchGroup()
+        for request in requests {
+            done.enter()
+            fs.pipeline.ensureStored(request) { result in
+                results.withLock { $0[request.displayName] = result }
+                done.leave()
+            }
+        }
+        done.wait()
+        let got = results.withLock { $0 }
+        #expect(fs.renders == 1)
+        if name == "one.jpg" {
+            #expect(got.values.filter { $0 == .rendered }.count == 1 && got.values.filter { $0 == .alreadyCached }.count == 1, "\(got)")
+        } else {
+            for (path, result) in got {
+                guard case .failed(let reason) = result else { Issue.record("\(path): \(result)"); continue }
+                #expect(reason.hasPrefix("\(path): corrupt image"), "\(reason)")
+            }
+        }
     }
 
     @Test func aFileChangedOrGoneGetsNoDigest() throws {

@@ -74,6 +74,26 @@ func now() -> Int64 { Int64(time(nil)) }
         #expect(try store.failures().map(\.reason) == ["broken.jpg: corrupt"])
     }
 
+    /// A version 3 cache forgets its reasons, which named a file inside SOURCE (copies now share a
+    /// key: one copy's reader would read another's path); a rendition made from a preview goes
+    /// with its reason, the others stay.
+    @Test func aVersion3CacheForgetsItsReasons() throws {
+        let folder = ScratchFolder()
+        let path = folder.file("cache.sqlite")
+        do {
+            let store = try RenditionStore(path: path, capacity: 1 << 20)
+            try store.store([1, 2, 3], for: key("a"))
+            try store.store([4, 5], for: key("p"), previewReason: "A/p.heic: shown from its thumbnail item")
+            try store.storeFailure("A/b.jpg: corrupt", for: key("b"))
+            try Database(path: path).execute("PRAGMA user_version = 3")
+        }
+        let store = try RenditionStore(path: path, capacity: 1 << 20)
+        #expect(try store.bytes(for: key("a")) == [1, 2, 3])
+        #expect(try store.outcome(for: key("p")) == nil && store.bytes(for: key("p")) == nil)
+        #expect(try store.outcome(for: key("b")) == nil)
+        #expect(try store.failures().isEmpty && store.statistics().entries == 1)
+    }
+
     @Test func evictsLeastRecentlyUsedBlobsButKeepsTheirSizes() throws {
         let folder = ScratchFolder()
         let store = try RenditionStore(path: folder.file("c.sqlite"), capacity: 3500)
