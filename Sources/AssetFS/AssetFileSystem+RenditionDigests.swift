@@ -1,6 +1,7 @@
 import Catalog
 import PhotoSource
 import Posix
+import RenditionCache
 import SQLiteDatabase
 
 /// Rendition digests (`CatalogStore+RenditionDigests.swift`), made in the background after the
@@ -32,10 +33,20 @@ extension AssetFileSystem {
             // What was made of a copy under its own key is the copies' from now on: stored under
             // the shared key before the catalog names it, so a reader (this mount, `assetfs
             // broken`) finds it under one key or the other whichever state of the catalog it sees.
-            let sharedKeys = batch.flatMap { row, digest in
-                digest.map { digest in options.specs.map { spec in
-                    (RenditionRequest(photo: row.photo, spec: spec).key, RenditionRequest(photo: row.photo, renditionDigest: digest, spec: spec).key)
-                } } ?? []
+            // A digest nobody else has keeps the photo on its own key (`CatalogStore.lone`); the
+            // first copy with the same bytes moves the photos that had it alone too.
+            var sharedKeys: [(old: CacheKey, new: CacheKey)] = []
+            var earlier: [[UInt8]: [CatalogStore.PhotoRow]] = [:]
+            for case let (row, digest?) in batch {
+                let known = catalog.read { $0.photos(withRenditionDigest: digest) + $0.photos(withRenditionDigest: CatalogStore.lone(digest)) }
+                let others = (earlier[digest] ?? []) + known.filter { $0.id != row.id }
+                earlier[digest, default: []].append(row)
+                guard !others.isEmpty else { continue }
+                for photo in [row] + others {
+                    sharedKeys += options.specs.map { spec in
+                        (RenditionRequest(photo: photo.photo, spec: spec).key, RenditionRequest(photo: photo.photo, renditionDigest: digest, spec: spec).key)
+                    }
+                }
             }
             guard pipeline.copy(sharedKeys) else { break }  // made again on the next pass
             do throws(DatabaseError) {

@@ -5,8 +5,11 @@ import SQLiteDatabase
 /// HEIF transforms, a RAW's previews, the orientation), so a photo whose content id another photo
 /// has is read once more, whole, and the MD5 of its file kept in `properties.rendition_digest`:
 /// NULL, no copy known (the rendition key is the photo's own, and it costs nothing more); an empty
-/// blob, a copy is known and the digest is still to be made; 16 bytes, the digest; one byte, none
-/// can be made (the file cannot be read). It is kept with the properties, so a photo changed loses
+/// blob, a copy is known and the digest is still to be made; 16 bytes, the digest, which another
+/// photo's file has too; 17 bytes, a 1 and the digest, which no other photo's file has (yet: the
+/// same picture with other bytes, say tags written into one copy), so the photo keeps its own
+/// key and no render of it is moved to a key nobody shares; one byte, none can be made (the file
+/// cannot be read). It is kept with the properties, so a photo changed loses
 /// it with them (`propertiesTriggers`) and is keyed as itself until it is read again.
 ///
 /// Videos are left out: a poster reads a few frames of the file, and reading a 300 MB video
@@ -34,7 +37,10 @@ extension CatalogStore {
 
     private static let noDigest: [UInt8] = [0]
 
-    /// The digest a stored value is, if it is one.
+    /// How a digest no other photo's file has is stored.
+    public static func lone(_ digest: [UInt8]) -> [UInt8] { [1] + digest }
+
+    /// The digest a stored value is, if it is one that photos share.
     static func renditionDigest(_ stored: [UInt8]?) -> [UInt8]? {
         stored?.count == 16 ? stored : nil
     }
@@ -48,13 +54,25 @@ extension CatalogStore {
     }
 
     /// Stores the digest made of each photo's file, for the version it was made of (a photo
-    /// changed since is passed over: it is read again anyway); nil stores "none can be made".
+    /// changed since is passed over: it is read again anyway); nil stores "none can be made". A
+    /// digest another photo has, alone or shared, is shared by them all from now on; one nobody
+    /// else has is stored as alone (`lone`).
     public func recordRenditionDigests(_ batch: [(photo: PhotoRow, digest: [UInt8]?)]) throws(DatabaseError) {
         guard !batch.isEmpty else { return }
         try change { db throws(DatabaseError) in
             for (photo, digest) in batch {
+                var stored = Self.noDigest
+                if let digest {
+                    var others: Int64 = 0
+                    try db.query("SELECT count(*) FROM properties WHERE rendition_digest IN (?1, ?2) AND photo != ?3",
+                                 [.blob(digest), .blob(Self.lone(digest)), .integer(photo.id)]) { others = $0.integer(0) }
+                    if others > 0 {
+                        try db.query("UPDATE properties SET rendition_digest = ?1 WHERE rendition_digest = ?2", [.blob(digest), .blob(Self.lone(digest))])
+                    }
+                    stored = others > 0 ? digest : Self.lone(digest)
+                }
                 try db.query("UPDATE properties SET rendition_digest = ? WHERE photo = ? AND version = ? AND rendition_digest = x''",
-                             [.blob(digest ?? Self.noDigest), .integer(photo.id), .integer(photo.version)])
+                             [.blob(stored), .integer(photo.id), .integer(photo.version)])
             }
         }
     }
@@ -73,7 +91,8 @@ extension CatalogSnapshot {
         }
     }
 
-    /// The photos whose file has digest `digest`, in id order: one indexed statement.
+    /// The photos whose file has digest `digest`, stored as it is (shared, or `lone`), in id
+    /// order: one indexed statement.
     public func photos(withRenditionDigest digest: [UInt8]) -> [CatalogStore.PhotoRow] {
         read([]) { db throws(DatabaseError) in
             var result: [CatalogStore.PhotoRow] = []
