@@ -22,12 +22,13 @@ extension AssetFileSystem {
     }
 
     /// Reads and stores the properties of every photo that has none yet, `pageSize` photos to a
-    /// transaction (so days appear as their photos are read), then makes the content ids and the
-    /// rendition digests of copies while `hashingShouldContinue` too (the background ends them when
-    /// a change is waiting: a photo edited meanwhile would otherwise wait, undated, for the whole
-    /// library to be hashed). Returns how many properties were stored.
+    /// transaction (so days appear as their photos are read: a quarter of a second's worth at
+    /// 2,000 a second; every commit makes each reader read its rows and pages again), then makes
+    /// the content ids and the rendition digests of copies while `hashingShouldContinue` too (the
+    /// background ends them when a change is waiting: a photo edited meanwhile would otherwise
+    /// wait, undated, for the whole library to be hashed). Returns how many properties were stored.
     @discardableResult
-    public func readPendingProperties(pageSize: Int = 128, shouldContinue: () -> Bool = { true },
+    public func readPendingProperties(pageSize: Int = 512, shouldContinue: () -> Bool = { true },
                                       hashingShouldContinue: () -> Bool = { true },
                                       invalidate: ([Invalidation]) -> Void = { _ in }) -> Int {
         var after: Int64 = 0, stored = 0
@@ -52,8 +53,8 @@ extension AssetFileSystem {
             }
         }
         func hashing() -> Bool { shouldContinue() && hashingShouldContinue() }
-        makePendingContentIDs(pageSize: pageSize, shouldContinue: hashing, invalidate: invalidate)
-        makePendingRenditionDigests(pageSize: pageSize, shouldContinue: hashing)
+        makePendingContentIDs(shouldContinue: hashing, invalidate: invalidate)
+        makePendingRenditionDigests(shouldContinue: hashing)
         return stored
     }
 

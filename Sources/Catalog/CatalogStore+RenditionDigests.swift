@@ -30,9 +30,11 @@ extension CatalogStore {
             (SELECT content_id FROM properties WHERE length(content_id) > 0 GROUP BY content_id HAVING count(*) > 1);
         """
 
-    /// An SQL condition: the photo whose id is `column` may have a digest (it is no video).
+    /// An SQL condition: the photo whose id is `column` may have a digest (it is no video). One
+    /// look-up by id a row: `column IN (SELECT id FROM photos …)` listed every photo, a scan of
+    /// the library for each content id recorded (the ids pass grew with the square of it).
     private static func digestible(_ column: String) -> String {
-        "\(column) IN (SELECT id FROM photos WHERE format NOT IN (\(videoFormats)))"
+        "(SELECT format FROM photos WHERE id = \(column)) NOT IN (\(videoFormats))"
     }
 
     private static let noDigest: [UInt8] = [0]
