@@ -37,11 +37,28 @@ import PhotoSource
         try catalog.apply("Trip", ["PXL_1.jpg"], size: 11)  // edited: a new version
         try catalog.store.recordRenditionDigests([(stale, Self.digest), (try Self.row(catalog, "Photos from 2023/PXL_1.jpg"), Self.digest)])
         #expect(try Self.row(catalog, "Trip/PXL_1.jpg").renditionDigest == nil, "made of the version before: not stored")
-        #expect(catalog.store.read { $0.photos(withRenditionDigest: Self.digest) }.map { text($0.photo.relativePath.bytes) } == ["Photos from 2023/PXL_1.jpg"])
+        #expect(catalog.store.read { $0.photos(withRenditionDigest: CatalogStore.lone(Self.digest)) }.map { text($0.photo.relativePath.bytes) }
+                == ["Photos from 2023/PXL_1.jpg"], "the only one with it: stored alone")
         try catalog.apply("Photos from 2023", ["PXL_1.jpg", "other.jpg"], size: 12)
         #expect(try Self.row(catalog, "Photos from 2023/PXL_1.jpg").renditionDigest == nil, "changed after its digest: lost with its properties")
-        #expect(catalog.store.read { $0.photos(withRenditionDigest: Self.digest) }.isEmpty)
+        #expect(catalog.store.read { $0.photos(withRenditionDigest: CatalogStore.lone(Self.digest)) }.isEmpty)
         #expect(Self.lacking(catalog).isEmpty, "asked for again only once its properties and content id are")
+    }
+
+    /// A digest only one photo has keeps that photo on its own key (a copy of its picture with
+    /// other bytes, say tags written into it, shares nothing); the first other photo with the same
+    /// digest makes both share it.
+    @Test func aDigestNobodyElseHasIsSharedOnlyOnceACopyHasIt() throws {
+        let catalog = try DuplicatesTests.takeout()
+        try DuplicatesTests.recordIDs(catalog)
+        try catalog.store.recordRenditionDigests([(try Self.row(catalog, "Trip/PXL_1.jpg"), Self.digest)])
+        #expect(try Self.row(catalog, "Trip/PXL_1.jpg").renditionDigest == nil, "no other photo's file has it yet: its own key")
+        #expect(catalog.store.read { $0.photos(withRenditionDigest: Self.digest) }.isEmpty)
+        #expect(Self.lacking(catalog) == ["Photos from 2023/PXL_1.jpg"])
+        try catalog.store.recordRenditionDigests([(try Self.row(catalog, "Photos from 2023/PXL_1.jpg"), Self.digest)])
+        #expect(try Self.row(catalog, "Trip/PXL_1.jpg").renditionDigest == Self.digest, "the one that had it alone shares it now")
+        #expect(try Self.row(catalog, "Photos from 2023/PXL_1.jpg").renditionDigest == Self.digest)
+        #expect(catalog.store.read { $0.photos(withRenditionDigest: Self.digest) }.count == 2)
     }
 
     /// A poster reads a few frames: a video copied is not read whole to share it.
