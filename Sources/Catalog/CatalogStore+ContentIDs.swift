@@ -38,11 +38,17 @@ extension CatalogSnapshot {
     /// Photos whose properties are read and whose id is not made yet, after photo id `after`, in
     /// id order.
     public func photosLackingContentID(after: Int64, limit: Int) -> [CatalogStore.PhotoRow] {
+        photosWithProperties(where: "q.content_id IS NULL", after: after, limit: limit)
+    }
+
+    /// Photos whose properties are read and meet `condition` (on properties `q`), after photo id
+    /// `after`, in id order: what a background pass takes next.
+    func photosWithProperties(where condition: String, after: Int64, limit: Int) -> [CatalogStore.PhotoRow] {
         read([]) { db throws(DatabaseError) in
             var result: [CatalogStore.PhotoRow] = []
             try db.query("""
                 SELECT \(CatalogStore.photoColumns) FROM properties q JOIN photos p ON p.id = q.photo JOIN folders f ON f.id = p.folder
-                WHERE q.content_id IS NULL AND q.photo > ? ORDER BY q.photo LIMIT ?
+                WHERE \(condition) AND q.photo > ? ORDER BY q.photo LIMIT ?
                 """, [.integer(after), .integer(Int64(limit))]) { result.append(CatalogStore.photo($0)) }
             return result
         }

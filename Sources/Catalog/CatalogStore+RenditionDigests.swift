@@ -83,14 +83,7 @@ extension CatalogStore {
 extension CatalogSnapshot {
     /// Photos with a copy whose digest is still to be made, after photo id `after`, in id order.
     public func photosLackingRenditionDigest(after: Int64, limit: Int) -> [CatalogStore.PhotoRow] {
-        read([]) { db throws(DatabaseError) in
-            var result: [CatalogStore.PhotoRow] = []
-            try db.query("""
-                SELECT \(CatalogStore.photoColumns) FROM properties q JOIN photos p ON p.id = q.photo JOIN folders f ON f.id = p.folder
-                WHERE q.rendition_digest = x'' AND q.photo > ? ORDER BY q.photo LIMIT ?
-                """, [.integer(after), .integer(Int64(limit))]) { result.append(CatalogStore.photo($0)) }
-            return result
-        }
+        photosWithProperties(where: "q.rendition_digest = x''", after: after, limit: limit)
     }
 
     /// The photos whose file has digest `digest`, stored as it is (shared, or `lone`), in id
