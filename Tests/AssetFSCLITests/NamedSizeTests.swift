@@ -12,7 +12,10 @@ extension Mounted {
             try withScratch(library) { scratch in
                 let options = "cache=\(scratch.cache),sizes=medium:700"
                 let warm = AssetFS.run(["warm", "--sizes", "medium", "-o", options, scratch.source], timeout: 300)
-                #expect(warm.status == 0 && warm.out.contains("rendered \(library.assetCount)"), "warm: \(warm.out) \(warm.err)")
+                // Copies of one sample share their renditions: rendered once, then already cached.
+                let pictures = Set(library.allAssets.map { $0.asset.sample }).count
+                #expect(warm.status == 0 && warm.out.contains("rendered \(pictures), already cached \(library.assetCount - pictures)"),
+                        "warm: \(warm.out) \(warm.err)")
 
                 let mount = try scratch.mount(options: ["sizes=medium:700"] + ThumbnailsTests.views)
                 #expect(RawFiles.names(in: mount.bytes)?.map(\.text) == ["groups", "thumbnails", "fullscreen", "dates", "medium", "ids"])
