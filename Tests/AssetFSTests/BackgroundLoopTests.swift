@@ -15,7 +15,8 @@ struct BackgroundLoopTests {
         // Per pass: whether a pass was wanted as it began, and after it poked (the first pass only).
         let seen = Locked<[[Bool]]>([])
         let secondPassRan = DispatchSemaphore(value: 0)
-        loop.start({ _, _ in
+        loop.start({ [weak loop] _, _ in  // as the mount's: the loop keeps its pass, not the other way round
+            guard let loop else { return }
             let isFirst = seen.withLock { $0.isEmpty }
             var wanted = [loop.isPassWanted]
             if isFirst {
