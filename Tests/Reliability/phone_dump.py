@@ -11,9 +11,11 @@ asset and shares its movie's place and zone; zone-less dates land on the daemon'
 poster keeps its colours unclipped; stats count what the mount shows, and `assetfs broken` lists
 exactly the asset folders that carry `user.assetfs.error`, which names files relative to SOURCE.
 Tools: exiftool, ffmpeg, convert (installed when missing)."""
+import hashlib
 import json
 import os
 import shutil
+import sqlite3
 import subprocess
 import time
 
@@ -42,16 +44,27 @@ def run(*command, **options):
     return subprocess.run(command, capture_output=True, check=True, timeout=300, **options)
 
 
+def pixel(path):
+    """A point of the picture that only this path's photo has: photos of one colour would be one
+    picture, shown once in the days (copies)."""
+    index = int(hashlib.md5(os.path.basename(path).encode()).hexdigest(), 16)
+    return index % 320, (index // 320) % 240
+
+
 def plain_jpeg(path, colour="steelblue"):
-    """A JPEG with no EXIF at all (no date inside), and an old mtime."""
-    run("convert", "-size", "320x240", f"xc:{colour}", "-strip", path)
+    """A JPEG with no EXIF at all (no date inside), a picture of its own, and an old mtime."""
+    x, y = pixel(path)
+    run("convert", "-size", "320x240", f"xc:{colour}", "-fill", "white", "-draw", f"point {x},{y}", "-strip", path)
     os.utime(path, (1_000_000_000, 1_000_000_000))
 
 
 def plain_video(path, creation_time=None):
-    """One second of test picture; its movie header carries `creation_time` (UTC) or no date."""
+    """One second of test picture, its own (a box where only this path's has it); its movie
+    header carries `creation_time` (UTC) or no date."""
     metadata = ["-metadata", f"creation_time={creation_time}"] if creation_time else ["-map_metadata", "-1"]
+    x, y = pixel(path)
     run("ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=10", "-t", "1",
+        "-vf", f"drawbox=x={x}:y={y}:w=8:h=8:color=white:t=fill",
         "-c:v", "libx264", "-pix_fmt", "yuv420p", *metadata, path)
     os.utime(path, (1_000_000_000, 1_000_000_000))
 
@@ -165,13 +178,21 @@ def days(mountpoint):
     return result
 
 
-def shown(mountpoint):
-    """What a user sees of the library once every file's properties are read (Live pairs are
-    made then): the asset folders with their files, and the days."""
-    def settled():  # every file dated: the shown assets and the Live Photos' hidden movies
+def shown(mountpoint, cache):
+    """What a user sees of the library once every file's properties and content id are read (Live
+    pairs are made then, and a copy of a picture leaves the days): the asset folders with their
+    files, and the days."""
+    catalog = cache[:-len(".sqlite")] + ".catalog.sqlite"
+
+    def ids_pending():
+        with sqlite3.connect(f"file:{catalog}?mode=ro", uri=True, timeout=30) as db:
+            return db.execute("SELECT count(*) FROM properties WHERE content_id IS NULL").fetchone()[0]
+
+    def settled():  # every file dated and hashed: the shown assets and the Live Photos' hidden movies
         stats = json.loads(os.getxattr(mountpoint, "user.assetfs.stats"))
         dated = sum(value for key, value in stats.items() if key.startswith("dates_"))
-        return stats.get("catalog_complete") == 1 and dated >= stats["assets"] + stats.get("live_photos", 0)
+        return (stats.get("catalog_complete") == 1 and dated >= stats["assets"] + stats.get("live_photos", 0)
+                and ids_pending() == 0)
     wait_until(settled, 60)
     return asset_folders(mountpoint), days(mountpoint)
 
@@ -196,14 +217,15 @@ def check(checks):
         try:
             copy_while_mounted(source)
             time.sleep(4)  # the changes and the settling of the late video
-            live_folders, live_days = shown(mountpoint)
+            live_folders, live_days = shown(mountpoint, cache)
             problems += what_a_mount_shows(checks, mountpoint, source, cache, live_folders, live_days)
         finally:
             mount.close()
         fresh_point = scratch.sub("mnt-fresh")
-        fresh = Mount(source, fresh_point, f"cache={scratch.path}/fresh.sqlite", env=environment)
+        fresh_cache = f"{scratch.path}/fresh.sqlite"
+        fresh = Mount(source, fresh_point, f"cache={fresh_cache}", env=environment)
         try:
-            fresh_folders, fresh_days = shown(fresh_point)
+            fresh_folders, fresh_days = shown(fresh_point, fresh_cache)
         finally:
             fresh.close()
         if live_folders != fresh_folders:
