@@ -169,7 +169,7 @@ timed() {
 }
 
 # ---------------------------------------------------------------- scratch, daemon, cleanup
-TMP=$(mktemp -d /tmp/assetfs-scale-bench.XXXXXX)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/assetfs-scale-bench.XXXXXX")
 MNT="$TMP/mnt"
 mkdir "$MNT"
 DPID=""
