@@ -36,15 +36,18 @@ extension AssetFileSystem {
             // A digest nobody else has keeps the photo on its own key (`CatalogStore.lone`); the
             // first copy with the same bytes moves the photos that had it alone too.
             var sharedKeys: [(old: CacheKey, new: CacheKey)] = []
-            var earlier: [[UInt8]: [CatalogStore.PhotoRow]] = [:]
-            for case let (row, digest?) in batch {
-                let known = catalog.read { $0.photos(withRenditionDigest: digest) + $0.photos(withRenditionDigest: CatalogStore.lone(digest)) }
-                let others = (earlier[digest] ?? []) + known.filter { $0.id != row.id }
-                earlier[digest, default: []].append(row)
-                guard !others.isEmpty else { continue }
-                for photo in [row] + others {
-                    sharedKeys += options.specs.map { spec in
-                        (RenditionRequest(photo: photo.photo, spec: spec).key, RenditionRequest(photo: photo.photo, renditionDigest: digest, spec: spec).key)
+            var earlier: [[UInt8]: [CatalogStore.PhotoRow]] = [:]  // this batch's, by digest
+            catalog.read { catalog in
+                for case let (row, digest?) in batch {
+                    // Photos already sharing it have their renders under its key: only those alone move.
+                    let sharing = catalog.photos(withRenditionDigest: digest)
+                    let alone = earlier[digest, default: []] + catalog.photos(withRenditionDigest: CatalogStore.lone(digest)).filter { $0.id != row.id }
+                    earlier[digest, default: []].append(row)
+                    guard !sharing.isEmpty || !alone.isEmpty else { continue }
+                    for photo in [row] + alone {
+                        sharedKeys += options.specs.map { spec in
+                            (RenditionRequest(photo: photo.photo, spec: spec).key, RenditionRequest(photo: photo.photo, renditionDigest: digest, spec: spec).key)
+                        }
                     }
                 }
             }
