@@ -132,7 +132,7 @@ final class ReadConnection: @unchecked Sendable {
 
     /// The row under `key` in `rows` (photos, folders, view folders or members by id, view
     /// folders by name) if read lately (in a snapshot).
-    func recent<Key, Row>(_ rows: KeyPath<RecentRows, [Key: Row]>, _ key: Key) throws(DatabaseError) -> Row? {
+    func recent<Key, Row>(_ rows: KeyPath<RecentRows, KeptRows<Key, Row>>, _ key: Key) throws(DatabaseError) -> Row? {
         guard let validity = try validity(asking: true) else { return nil }
         recent.forget(unlessValidFor: validity)
         return recent[keyPath: rows][key]
@@ -144,13 +144,13 @@ final class ReadConnection: @unchecked Sendable {
               viewFolders: [CatalogStore.ViewFolderRow] = [], viewMembers: [CatalogStore.ViewMemberRow] = []) {
         guard let validity = try? validity(asking: false) else { return }
         recent.forget(unlessValidFor: validity)
-        for photo in photos { RecentRows.keep(&recent.photos, photo.id, photo) }
-        for folder in folders { RecentRows.keep(&recent.folders, folder.id, folder) }
+        for photo in photos { recent.photos.keep(photo, under: photo.id) }
+        for folder in folders { recent.folders.keep(folder, under: folder.id) }
         for folder in viewFolders {
-            RecentRows.keep(&recent.viewFolders, folder.id, folder)
-            RecentRows.keep(&recent.viewFolderNames, folder.nameInParent, folder)
+            recent.viewFolders.keep(folder, under: folder.id)
+            recent.viewFolderNames.keep(folder, under: folder.nameInParent)
         }
-        for member in viewMembers { RecentRows.keep(&recent.viewMembers, member.id, member) }
+        for member in viewMembers { recent.viewMembers.keep(member, under: member.id) }
     }
 
     /// Forgets the rows of earlier snapshots (the connection was opened again: `data_version`
@@ -170,27 +170,44 @@ struct RecentRows {
     }
 
     private var validity: Validity?
-    var photos: [Int64: CatalogStore.PhotoRow] = [:]
-    var folders: [Int64: CatalogStore.Folder] = [:]
-    var viewFolders: [Int64: CatalogStore.ViewFolderRow] = [:]
-    var viewFolderNames: [CatalogStore.ViewFolderName: CatalogStore.ViewFolderRow] = [:]
-    var viewMembers: [Int64: CatalogStore.ViewMemberRow] = [:]
-    private static let limit = 4096
+    var photos = KeptRows<Int64, CatalogStore.PhotoRow>()
+    var folders = KeptRows<Int64, CatalogStore.Folder>()
+    var viewFolders = KeptRows<Int64, CatalogStore.ViewFolderRow>()
+    var viewFolderNames = KeptRows<CatalogStore.ViewFolderName, CatalogStore.ViewFolderRow>()
+    var viewMembers = KeptRows<Int64, CatalogStore.ViewMemberRow>()
 
     /// Empties it if the catalog changed since its rows were read.
     mutating func forget(unlessValidFor now: Validity) {
         guard now != validity else { return }
         validity = now
-        photos.removeAll(keepingCapacity: true)
-        folders.removeAll(keepingCapacity: true)
-        viewFolders.removeAll(keepingCapacity: true)
-        viewFolderNames.removeAll(keepingCapacity: true)
-        viewMembers.removeAll(keepingCapacity: true)
+        photos.removeAll()
+        folders.removeAll()
+        viewFolders.removeAll()
+        viewFolderNames.removeAll()
+        viewMembers.removeAll()
+    }
+}
+
+/// Rows of one kind by key, the latest `limit` to `2 × limit` kept: when the newer generation is
+/// full it becomes the older and the oldest go. The rows just read (a listing's page, whose
+/// entries the walk enters next) stay, which emptying all when full did not promise.
+struct KeptRows<Key: Hashable, Row> {
+    private var newer: [Key: Row] = [:]
+    private var older: [Key: Row] = [:]
+    static var limit: Int { 4096 }
+
+    subscript(key: Key) -> Row? { newer[key] ?? older[key] }
+
+    mutating func keep(_ row: Row, under key: Key) {
+        if newer.count >= Self.limit {
+            swap(&newer, &older)
+            newer.removeAll(keepingCapacity: true)
+        }
+        newer[key] = row
     }
 
-    /// Keeps `row` under `key` in `rows`, emptied first when full.
-    static func keep<Key, Row>(_ rows: inout [Key: Row], _ key: Key, _ row: Row) {
-        if rows.count >= limit { rows.removeAll(keepingCapacity: true) }
-        rows[key] = row
+    mutating func removeAll() {
+        newer.removeAll(keepingCapacity: true)
+        older.removeAll(keepingCapacity: true)
     }
 }

@@ -32,10 +32,21 @@ extension FUSEOperations {
         let adapter = Unmanaged<FUSEOperations>.fromOpaque(userdata!).takeUnretainedValue()
         let needed = UInt32(FUSE_CAP_NO_OPENDIR_SUPPORT)
         adapter.statelessOpendir.store(!adapter.othersMayEnter && conn!.pointee.capable & needed == needed, ordering: .relaxed)
-        // NFS and Samba re-export: the kernel may then ask for "." and ".." (below) to turn a
-        // file handle (inode number and generation) back into a file it has forgotten.
+        conn!.pointee.want = wanted(offered: conn!.pointee.capable, defaults: conn!.pointee.want)
+    }
+
+    /// The capabilities asked for, from those the kernel offers and libfuse's defaults:
+    /// - re-export (NFS, Samba): the kernel may then ask for "." and ".." (`lookup`) to turn a
+    ///   file handle (inode number and generation) back into a file it has forgotten;
+    /// - READDIRPLUS on every page, not "auto". A page's attributes come with the rows it reads
+    ///   anyway, but "auto" gives them with a folder's first page only, and later pages only
+    ///   after a lookup in it: `find`, `du` or `rsync` read a folder whole before entering it, so
+    ///   every entry past the first page cost a LOOKUP of its own (87,212 for `find events/` over
+    ///   100k photos in events of ~1,470, against 807 for `groups/`, whose albums of 100 fit in
+    ///   one page).
+    static func wanted(offered: UInt32, defaults: UInt32) -> UInt32 {
         let export = UInt32(FUSE_CAP_EXPORT_SUPPORT)
-        if conn!.pointee.capable & export != 0 { conn!.pointee.want |= export }
+        return (defaults | (offered & export)) & ~UInt32(FUSE_CAP_READDIRPLUS_AUTO)
     }
 
     static func lookup(_ req: fuse_req_t?, _ parent: fuse_ino_t, _ name: UnsafePointer<CChar>?) {

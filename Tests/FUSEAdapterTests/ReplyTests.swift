@@ -17,4 +17,14 @@ import Testing
         #expect(Request.entry(folder(1)).generation == 0)
         #expect(Request.entry(folder(2)).generation == 1, "other inodes keep the generation their NFS handles carry")
     }
+
+    /// INIT: every page of a listing carries its entries' attributes (READDIRPLUS, never "auto",
+    /// whose later pages leave `find` a LOOKUP per entry), and re-export is asked for where offered.
+    @Test func everyPageOfAListingCarriesAttributes() {
+        let plus = UInt32(FUSE_CAP_READDIRPLUS), auto = UInt32(FUSE_CAP_READDIRPLUS_AUTO), export = UInt32(FUSE_CAP_EXPORT_SUPPORT)
+        let wanted = FUSEOperations.wanted(offered: plus | auto | export, defaults: plus | auto)
+        #expect(wanted & plus != 0 && wanted & auto == 0 && wanted & export != 0)
+        #expect(FUSEOperations.wanted(offered: plus | auto, defaults: plus | auto) == plus)
+        #expect(FUSEOperations.wanted(offered: plus | auto, defaults: 0) == 0, "-o readdirplus=no stays no")
+    }
 }
