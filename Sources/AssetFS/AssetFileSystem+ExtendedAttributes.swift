@@ -71,11 +71,9 @@ extension AssetFileSystem {
     }
 
     public func statisticsJSON(in catalog: borrowing CatalogSnapshot) -> String {
-        let counts = catalog.counts
+        let figures = catalogFigures.figures(in: catalog), counts = figures.counts, skipped = figures.skipped
         let cacheBytes = (try? cache.store?.statistics().bytes) ?? 0
-        let dates = catalog.dateCounts()
-        func dated(_ sources: DateSource...) -> Int { sources.reduce(0) { $0 + (dates[$1] ?? 0) } }
-        let skipped = catalog.skippedByReason
+        func dated(_ sources: DateSource...) -> Int { sources.reduce(0) { $0 + (figures.dates[$1] ?? 0) } }
         let fields: [(String, Int)] = [
             ("albums", counts.albums), ("assets", counts.photos), ("skipped", counts.skipped),
             ("renders", statistics.renders.load(ordering: .relaxed)),

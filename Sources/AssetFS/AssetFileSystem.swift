@@ -17,6 +17,8 @@ public final class AssetFileSystem: Sendable {
     public let root: FilePath
     public let options: MountOptions
     public let statistics: Statistics
+    /// The catalog's figures in the stats, kept between reads.
+    let catalogFigures = CatalogFigures()
     public let pipeline: RenditionPipeline
     let cache: CacheConnection
     private let catalogConnection: OnFirstUse<CatalogStore>

@@ -25,6 +25,14 @@ public struct CatalogSnapshot: ~Copyable {
     /// stored. Call with no write in progress.
     public func seeOwnWrites() { reader.renewSnapshot() }
 
+    /// The catalog's commit count (`CommitCounter`) this snapshot reads, while nobody has
+    /// committed since it began and none of its reads failed: figures read in another snapshot
+    /// at the same count are this one's too. Nil when that cannot be told.
+    public var commitCount: UInt64? { reader.soundCommitCount }
+
+    /// Whether a read of this snapshot has failed (its results were fallbacks).
+    public var hasFailed: Bool { reader.snapshotHasFailed }
+
     public func folder(_ id: Int64) -> CatalogStore.Folder? {
         read(nil) { db throws(DatabaseError) in
             if let hit = try reader.recent(\.folders, id) { return hit }

@@ -122,6 +122,13 @@ final class ReadConnection: @unchecked Sendable {
         return nil
     }
 
+    /// The commit count this snapshot reads, while nobody has committed since it began and none
+    /// of its reads failed; else nil.
+    var soundCommitCount: UInt64? { snapshotHasFailed ? nil : unmovedCommitCount() }
+
+    /// Whether a read of the open snapshot has failed (or there is none).
+    var snapshotHasFailed: Bool { current?.failed ?? true }
+
     /// Which state of the catalog this snapshot reads: its commit count while unmoved, else its
     /// data version (nil if learning it needs a statement and `asking` is false).
     private func validity(asking: Bool) throws(DatabaseError) -> RecentRows.Validity? {
