@@ -3,9 +3,10 @@
 
     views-complete.py CATALOG MOUNTPOINT PID T0 TIMEOUT
 
-Complete: every photo's properties read (the catalog's `undated` queue empty), the daemon's
-backlog empty (`catalog_pending` 0, `catalog_complete` 1 in user.assetfs.stats), and then nothing
-written to the catalog (its data_version) and no view's top folder changed for QUIET seconds. The
+Complete: every photo's properties read (the catalog's `undated` queue empty) and its content id
+made (a copy leaves the views once its id says it is one), the daemon's backlog empty
+(`catalog_pending` 0, `catalog_complete` 1 in user.assetfs.stats), and then nothing written to
+the catalog (its data_version) and no view's top folder changed for QUIET seconds. The
 time of completion is the last change seen, from T0 (the mount command's start, EPOCHREALTIME).
 Polls every 0.5 s: a read-only connection of its own (the daemon's writer is never blocked), one
 stats read and a listing of each view's top folder through the mount.
@@ -106,7 +107,7 @@ def main():
         state = (undated, version, counters.get("catalog_pending"), counters.get("catalog_complete"), tops(mountpoint))
         if state != last:
             last, changed, cpu_at, hwm_at = state, now, cpu_ms(pid), hwm_kb(pid)
-        elif undated == 0 and state[2] == 0 and state[3] == 1 and now - changed >= QUIET:
+        elif undated == 0 and ids != "ids=TIMEOUT" and state[2] == 0 and state[3] == 1 and now - changed >= QUIET:
             print(f"complete={changed - t0:.2f} properties={properties} {ids} cpu_ms={cpu_at} hwm_kb={hwm_at} {per_view(db)}")
             return
         time.sleep(0.5)
