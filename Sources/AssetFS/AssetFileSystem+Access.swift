@@ -46,7 +46,7 @@ extension AssetFileSystem {
             guard let row = tree.photo(for: node, in: catalog), access.mayRead(photoAt: row.photo.relativePath, by: caller) else { return false }
             // A file made from another (a Live Photo's motion.mov is its movie, an original's
             // renditions and edited.* its edit): the caller must be able to read that too.
-            guard case .file(_, let kind, _) = node.canonical, let shown = source(kind, of: row, in: catalog)?.photo,
+            guard case .file(_, let kind, _) = node.canonical, let shown = source(kind, of: row, in: catalog)?.row.photo,
                   shown.relativePath != row.photo.relativePath else { return true }
             return access.mayRead(photoAt: shown.relativePath, by: caller)
         }

@@ -15,7 +15,7 @@ extension AssetFileSystem {
             resolve(inode, as: caller, in: catalog).flatMap { node in
                 if case .file(_, let kind, _) = node.canonical, !node.isRendition {
                     guard let row = tree.photo(for: node, in: catalog), let source = source(kind, of: row, in: catalog) else { return .failure(.notFound) }
-                    return .success(.original(source.photo, window: source.window))
+                    return .success(.original(source.row.photo, window: source.window))
                 }
                 guard let target = describe(node, in: catalog)?.rendition else { return .failure(node.isDirectory ? .isDirectory : .notFound) }
                 return .success(.rendition(target))

@@ -57,7 +57,7 @@ extension AssetFileSystem {
         guard permitted else {
             return completion(.failure(.unavailable(.posterDenied, reason: "the album's poster shows a photo its reader may not read")))
         }
-        let request = RenditionRequest(photo: shown.photo, renditionDigest: shown.renditionDigest, spec: options.spec(options.sizes.thumbnail))
+        let request = RenditionRequest(shown.row, spec: options.spec(options.sizes.thumbnail))
         pipeline.size(request, priority: .thumbnail, interruption: interruption) { [self] result in
             switch result {
             case .success(let size): completion(.success(Settled(request: request, size: size)))

@@ -227,7 +227,8 @@ public final class AssetFileSystem: Sendable {
                                linkCount: 1, isSymbolicLink: true), nil)
         case .file, .viewFile:
             guard case .file(_, let kind, _) = node.canonical, let row = tree.photo(for: node, in: catalog),
-                  let (photo, window, renditionDigest) = source(kind, of: row, in: catalog) else { return nil }
+                  let (shown, window) = source(kind, of: row, in: catalog) else { return nil }
+            let photo = shown.photo
             // A size with a view has three names: in its asset folder, in the view and under dates/
             // (counted from the start: a photo is there as soon as its date is read); an original
             // two. Its members in the other views are not counted (that would cost a statement).
@@ -236,26 +237,25 @@ public final class AssetFileSystem: Sendable {
                                         modificationNanoseconds: photo.identity.modificationNanoseconds,
                                         linkCount: node.isRendition ? 3 : 2)
             guard case .rendition(let slot) = kind, let size = options.sizes[slot] else { return (attributes, nil) }
-            return (attributes, .one(RenditionRequest(photo: photo, renditionDigest: renditionDigest, spec: options.spec(size)), priority: size.isThumbnail ? .thumbnail : .interactive))
+            return (attributes, .one(RenditionRequest(shown, spec: options.spec(size)), priority: size.isThumbnail ? .thumbnail : .interactive))
         }
     }
 
-    /// The source file a file of kind `kind` shows and the bytes of it, a rendition's size still
-    /// 0: a rendition is made from the edit an original is paired with (what the phone showed), a
-    /// Live Photo's `motion.mov` is its movie's file; nil for a photo with no motion. A rendition's comes with its digest, if any.
-    func source(_ kind: FileKind, of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> (photo: Photo, window: Range<Int64>, renditionDigest: [UInt8]?)? {
+    /// The source file a file of kind `kind` shows (its catalog row) and the bytes of it, a
+    /// rendition's size still 0: a rendition is made from the edit an original is paired with
+    /// (what the phone showed), a Live Photo's `motion.mov` is its movie's file; nil for a photo
+    /// with no motion.
+    func source(_ kind: FileKind, of row: CatalogStore.PhotoRow, in catalog: borrowing CatalogSnapshot) -> (row: CatalogStore.PhotoRow, window: Range<Int64>)? {
         switch kind {
-        case .rendition:
-            let shown = catalog.renditionSource(of: row)
-            return (shown.photo, 0..<0, shown.renditionDigest)
-        case .original: return (row.photo, 0..<row.photo.identity.size, nil)
+        case .rendition: return (catalog.renditionSource(of: row), 0..<0)
+        case .original: return (row, 0..<row.photo.identity.size)
         case .motion:
             switch catalog.motion(of: row) {
-            case .embedded(let range)?: return (row.photo, range, nil)
-            case .movie(let movie)?: return (movie.photo, 0..<movie.photo.identity.size, nil)
+            case .embedded(let range)?: return (row, range)
+            case .movie(let movie)?: return (movie, 0..<movie.photo.identity.size)
             case nil: return nil
             }
-        case .edited: return catalog.edit(of: row).map { ($0.photo, 0..<$0.photo.identity.size, nil) }
+        case .edited: return catalog.edit(of: row).map { ($0, 0..<$0.photo.identity.size) }
         }
     }
 
